@@ -1,0 +1,43 @@
+# Every target works on a fresh clone: `make run` installs what it needs first.
+SHELL := /bin/bash
+.PHONY: run test test-embedded test-pg pg migrate ingest expire seed bench lint install
+
+node_modules: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+install: node_modules
+
+## Set up and serve on the embedded database with demo data (http://localhost:8080)
+run: node_modules
+	npm start
+
+## The tests, on the embedded database and, when TEST_DATABASE_URL is set, on that server
+test: node_modules
+	npx tsc --noEmit
+	npx ava
+	@if [ -n "$$TEST_DATABASE_URL" ]; then echo "make test: again on the embedded database"; env -u TEST_DATABASE_URL npx ava; fi
+
+## Make the machine's Postgres usable for tests (installs pgvector if missing)
+pg:
+	bash sql/provision-pg.sh
+
+migrate: node_modules
+	npm run migrate
+
+ingest: node_modules
+	@test -n "$(FILE)" || { echo "usage: make ingest FILE=path/to/postings.jsonl"; exit 2; }
+	npm run --silent ingest -- "$(FILE)"
+
+expire: node_modules
+	npm run --silent expire
+
+## make seed JOBS=100000 > postings.jsonl
+seed: node_modules
+	@npm run --silent seed -- --jobs $(or $(JOBS),1000)
+
+bench: node_modules
+	npm run --silent bench
+
+lint: node_modules
+	npx tsc --noEmit

@@ -1,0 +1,38 @@
+/**
+ * buildApp returns the Koa app; it never listens. Middleware order matters: errors
+ * first (so every failure, including a body that will not parse, gets the spec's
+ * envelope), then the request log, CORS, readiness, and the routers. Routes that take a
+ * body parse it with jsonBody; metering and rate limits slot in per route, after
+ * requireKey.
+ */
+import Koa from 'koa'
+import type { Logger } from 'pino'
+import type { Config } from './config.ts'
+import type { Sql } from '../sql/db.ts'
+import { errorHandler } from './errors.ts'
+import { cors } from './middleware/cors.ts'
+import { requestLog } from './middleware/request-log.ts'
+import { companyRoutes } from './routes/companies.ts'
+import { docsRoutes } from './routes/docs.ts'
+import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
+import { jobRoutes } from './routes/jobs.ts'
+import { referenceRoutes } from './routes/reference.ts'
+import { taskRoutes } from './routes/tasks.ts'
+
+export type AppDeps = { sql: Sql; config: Config; log: Logger; readiness?: Readiness }
+
+export function buildApp({ sql, log, readiness = { ready: true } }: AppDeps) {
+  const app = new Koa({ proxy: false })
+  app.on('error', (err: Error, ctx?: Koa.Context) => {
+    log.error({ req_id: ctx?.state?.requestId, route: ctx?._matchedRoute ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
+  })
+
+  app.use(errorHandler)
+  app.use(requestLog(log))
+  app.use(cors())
+  app.use(readinessGate(readiness))
+
+  const routers = [healthRoutes(readiness), referenceRoutes(), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), docsRoutes()]
+  for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
+  return app
+}

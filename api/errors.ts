@@ -1,0 +1,130 @@
+/**
+ * Errors in the spec's envelope: every error body is {"detail": ...}; a string for
+ * most, an array of {type, loc, msg, input, ctx?} items for 422. Errors are raised
+ * with the factories below and rendered once, by errorHandler.
+ */
+import type { Context, Next } from 'koa'
+import { ValidationError } from 'yup'
+
+export type ErrorItem = { type: string; loc: (string | number)[]; msg: string; input: unknown; ctx?: Record<string, unknown> }
+
+export class AppError extends Error {
+  constructor(
+    public status: number,
+    public detail: string | ErrorItem[],
+    public headers: Record<string, string> = {},
+  ) {
+    super(typeof detail === 'string' ? detail : 'validation error')
+  }
+}
+
+export const errors = {
+  notFound: (what: string) => new AppError(404, `${what} not found`),
+  badRequest: (detail: string) => new AppError(400, detail),
+  validation: (items: ErrorItem[]) => new AppError(422, items),
+  missingAuth: () => new AppError(401, 'Missing authorization header'),
+  signInRequired: () => new AppError(401, 'Sign in to access this endpoint', { 'X-Billing-Code': 'auth_required' }),
+  invalidKey: () => new AppError(401, 'Invalid or revoked API key'),
+}
+
+type PgError = Error & { code?: string; severity?: string }
+
+/** A Postgres error the client caused, as the status it deserves; null for our own faults. */
+function fromPostgres(e: PgError): AppError | null {
+  if (!e.severity || !e.code) return null
+  if (e.code === '23505') return new AppError(409, 'Conflict: the resource already exists')
+  if (e.code === '22P02') return new AppError(400, 'Invalid input syntax')
+  if (e.code === '57014') return new AppError(503, 'The query took too long; narrow it and retry')
+  return null
+}
+
+/** koa-body's parse failures: malformed JSON is the spec's json_invalid item. */
+function fromBodyParser(e: Error & { status?: number; type?: string; body?: string }): AppError | null {
+  if (e.status === 413 || e.type === 'entity.too.large') return new AppError(413, 'Request body too large')
+  if (e.status === 415) return new AppError(415, e.message)
+  if (e.status === 400 && (e.type === 'entity.parse.failed' || /JSON|body/i.test(e.message))) {
+    return errors.validation([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: e.message } }])
+  }
+  return null
+}
+
+export async function errorHandler(ctx: Context, next: Next) {
+  try {
+    await next()
+    if (ctx.status === 404 && ctx.body === undefined) throw new AppError(404, 'Not Found')
+    if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) throw new AppError(405, 'Method Not Allowed')
+  } catch (caught) {
+    const e = caught as Error
+    const known =
+      e instanceof AppError ? e : e instanceof ValidationError ? errors.validation(toItems(e, 'body')) : (fromPostgres(e) ?? fromBodyParser(e))
+    if (known) {
+      ctx.status = known.status
+      ctx.body = { detail: known.detail }
+      ctx.set(known.headers)
+      return
+    }
+    ctx.status = 500
+    ctx.body = { detail: 'Internal Server Error' }
+    ctx.app.emit('error', e, ctx)
+  }
+}
+
+const typeNames: Record<string, [string, string]> = {
+  string: ['string_type', 'Input should be a valid string'],
+  number: ['float_type', 'Input should be a valid number'],
+  integer: ['int_type', 'Input should be a valid integer'],
+  array: ['list_type', 'Input should be a valid list'],
+  object: ['dict_type', 'Input should be a valid dictionary'],
+  boolean: ['bool_type', 'Input should be a valid boolean'],
+  date: ['date_type', 'Input should be a valid date'],
+}
+
+const humanList = (values: unknown[]) => {
+  const quoted = values.filter((v) => v !== undefined && v !== null).map((v) => `'${v}'`)
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : (quoted[0] ?? '')
+}
+
+/** "geofilter_params[0].mode" → ["geofilter_params", 0, "mode"] */
+export function pathToLoc(path: string | undefined): (string | number)[] {
+  if (!path) return []
+  return path
+    .replace(/\["([^"]*)"\]/g, '.$1')
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean)
+    .map((p) => (/^\d+$/.test(p) ? Number(p) : p))
+}
+
+/** yup's errors as the spec's 422 items. */
+export function toItems(err: ValidationError, where: string): ErrorItem[] {
+  const leaves = err.inner.length ? err.inner : [err]
+  return leaves.map((e) => {
+    const loc = [where, ...pathToLoc(e.path)]
+    const params = (e.params ?? {}) as Record<string, unknown>
+    const input = e.value === undefined ? null : e.value
+    switch (e.type) {
+      case 'optionality': // yup's required(), defined() and nonNullable()
+        return e.value === null
+          ? { type: 'value_error', loc, msg: 'Input should not be null', input }
+          : { type: 'missing', loc, msg: 'Field required', input: null }
+      case 'typeError': {
+        const [type, msg] = typeNames[String(params.type)] ?? ['value_error', e.message]
+        return { type, loc, msg, input }
+      }
+      case 'integer':
+        return { type: 'int_type', loc, msg: 'Input should be a valid integer', input }
+      case 'oneOf': {
+        const expected = humanList((params.resolved as unknown[]) ?? [])
+        return { type: 'enum', loc, msg: `Input should be ${expected}`, input, ctx: { expected } }
+      }
+      case 'min':
+        return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${params.min}`, input, ctx: { ge: params.min } }
+      case 'max':
+        return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${params.max}`, input, ctx: { le: params.max } }
+      case 'noUnknown':
+        return { type: 'extra_forbidden', loc, msg: `Extra inputs are not permitted: ${String(params.unknown)}`, input }
+      default:
+        return { type: 'value_error', loc, msg: e.message, input, ...(params.ctx ? { ctx: params.ctx as Record<string, unknown> } : {}) }
+    }
+  })
+}

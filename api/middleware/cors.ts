@@ -1,0 +1,25 @@
+/** CORS for browser clients, exposing the billing and rate-limit headers they read. */
+import type { Context, Next } from 'koa'
+
+export const exposedHeaders = [
+  'X-Request-Id', 'X-Billing-Code', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
+  'Platform-Usage-Feature', 'Platform-Usage-Meter', 'Platform-Usage-Unit', 'Platform-Usage-Included-Limit',
+  'Platform-Usage-Included-Used', 'Platform-Usage-Included-Remaining', 'Platform-Usage-Overage-Used',
+  'Platform-Usage-Overage-Mode', 'Platform-Usage-Total-Used', 'Platform-Usage-Period-Start', 'Platform-Usage-Period-End',
+].join(', ')
+
+export function cors() {
+  return async (ctx: Context, next: Next) => {
+    ctx.set('Access-Control-Allow-Origin', ctx.get('origin') || '*')
+    ctx.set('Vary', 'Origin')
+    ctx.set('Access-Control-Expose-Headers', exposedHeaders)
+    if (ctx.method === 'OPTIONS' && ctx.get('access-control-request-method')) {
+      ctx.set('Access-Control-Allow-Methods', 'GET, POST, OPTIONS')
+      ctx.set('Access-Control-Allow-Headers', ctx.get('access-control-request-headers') || 'content-type, x-api-key, authorization')
+      ctx.set('Access-Control-Max-Age', '600')
+      ctx.status = 204
+      return
+    }
+    return next()
+  }
+}

@@ -1,0 +1,5 @@
+import { object, string } from 'yup'
+
+export const subindustriesQuery = object({
+  industry: string().optional(),
+})

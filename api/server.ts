@@ -1,0 +1,61 @@
+/**
+ * `make run`: opens the database (DATABASE_URL, or the embedded one it owns),
+ * listens at once so /healthz can say 503 while it starts, applies migrations,
+ * starts pg-boss and the schedules, loads demo data into an empty embedded database,
+ * then reports ready.
+ */
+import type { Server } from 'node:http'
+import { startWorkers } from '../jobs/index.ts'
+import { createBoss } from '../jobs/boss.ts'
+import { openDatabase } from '../sql/db.ts'
+import { migrate } from '../sql/migrate.ts'
+import { buildApp } from './app.ts'
+import { loadConfig } from './config.ts'
+import { loadDemoData } from './demo-data.ts'
+import { createLogger } from './log.ts'
+import type { Readiness } from './routes/health.ts'
+
+const config = loadConfig()
+const log = createLogger(config.logLevel)
+const readiness: Readiness = { ready: false, stage: 'database' }
+
+const db = await openDatabase({ ...config, own: true })
+log.info({ embedded: db.embedded ? db.embedded.url : null }, db.embedded ? 'embedded database open' : 'database connected')
+
+const app = buildApp({ sql: db.sql, config, log, readiness })
+const server: Server = await new Promise((resolve, reject) => {
+  const s = app.listen(config.port, () => resolve(s)).on('error', reject)
+})
+log.info({ port: config.port }, 'listening')
+
+readiness.stage = 'migrations'
+const applied = await migrate(db.sql)
+if (applied.length) log.info({ applied }, 'migrations applied')
+
+readiness.stage = 'queues'
+const boss = createBoss(db.url, log)
+await boss.start()
+const workers = await startWorkers(boss, db.sql, log, config)
+
+if (db.embedded && config.demoJobs > 0) {
+  readiness.stage = 'demo data'
+  const summary = await loadDemoData(db.sql, config.demoJobs)
+  if (summary) log.info(summary, 'demo data loaded')
+}
+readiness.ready = true
+readiness.stage = undefined
+log.info('ready')
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  log.info({ signal }, 'shutting down')
+  server.close()
+  workers.stop()
+  await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
+  await db.close()
+  process.exit(0)
+}
+process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))

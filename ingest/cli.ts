@@ -1,0 +1,80 @@
+/**
+ * `make ingest FILE=path` / `npm run ingest -- path [--format jsonl|csv] [--batch N]`
+ *
+ * Rejected rows go to stderr as "line N: reason"; a progress bar with rate and ETA
+ * shows on a terminal; the summary is always printed. Exits non-zero only when the
+ * input is unreadable or nothing could be ingested.
+ */
+import fs from 'node:fs'
+import { parseArgs } from 'node:util'
+import cliProgress from 'cli-progress'
+import { loadConfig } from '../api/config.ts'
+import { openDatabase } from '../sql/db.ts'
+import { migrate } from '../sql/migrate.ts'
+import { ingest } from './pipeline.ts'
+import { detectFormat, readPostings, type Format } from './read.ts'
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { format: { type: 'string' }, batch: { type: 'string' } },
+})
+const file = positionals[0]
+if (!file) {
+  console.error('usage: npm run ingest -- <file.jsonl|file.csv[.gz]> [--format jsonl|csv] [--batch 500]')
+  process.exit(2)
+}
+
+let size: number
+let format: Format
+try {
+  size = fs.statSync(file).size
+  fs.accessSync(file, fs.constants.R_OK)
+  format = (values.format as Format | undefined) ?? detectFormat(file)
+  if (format !== 'jsonl' && format !== 'csv') throw new Error(`unknown --format ${format}: use jsonl or csv`)
+} catch (e) {
+  console.error(`ingest: cannot read ${file}: ${(e as Error).message}`)
+  process.exit(1)
+}
+
+const config = loadConfig()
+const db = await openDatabase(config)
+const progress = { bytes: 0 }
+const bar = process.stdout.isTTY
+  ? new cliProgress.SingleBar(
+      { format: 'ingest |{bar}| {percentage}% | {postings} postings | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
+      cliProgress.Presets.shades_classic,
+    )
+  : null
+bar?.start(size, 0, { postings: 0, rate: 0 })
+
+let exitCode = 0
+try {
+  await migrate(db.sql)
+  const summary = await ingest(db.sql, readPostings(file, progress, format), {
+    source: file,
+    batchSize: values.batch ? Number(values.batch) : undefined,
+    onRejected: (line, reason) => {
+      process.stderr.write(`line ${line}: ${reason}\n`)
+    },
+    onBatch: (s) => bar?.update(progress.bytes, { postings: s.read, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
+  })
+  bar?.update(size)
+  bar?.stop()
+  const landed = summary.inserted + summary.updated + summary.duplicates + summary.unchanged
+  console.log(
+    `read ${summary.read}, inserted ${summary.inserted}, updated ${summary.updated}, duplicates ${summary.duplicates}, ` +
+      `unchanged ${summary.unchanged}, rejected ${summary.rejected}, ${summary.seconds.toFixed(1)} s ` +
+      `(${Math.round(summary.read / Math.max(summary.seconds, 0.001))} postings/s)`,
+  )
+  if (landed === 0) {
+    console.error('ingest: nothing could be ingested')
+    exitCode = 1
+  }
+} catch (e) {
+  bar?.stop()
+  console.error(`ingest: ${(e as Error).message}`)
+  exitCode = 1
+} finally {
+  await db.close()
+}
+process.exit(exitCode)

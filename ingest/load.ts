@@ -1,0 +1,180 @@
+/**
+ * The loader: writes a batch of normalized postings in one transaction.
+ *
+ * A posting is matched first by its source (board + the board's id), then by its
+ * duplicate group (md5_hash). Known and unchanged, it only moves last_seen_at; known
+ * and changed at its source, it is rewritten; the same posting from another board
+ * joins the first one's group as another source; otherwise it is a new job.
+ */
+import { createHash } from 'node:crypto'
+import type { Db, Sql } from '../sql/db.ts'
+import {
+  findJobsByHash,
+  findJobsBySource,
+  insertJobs,
+  replaceLocations,
+  touchJobs,
+  updateJob,
+  upsertCompanies,
+  upsertSources,
+  type CompanyRow,
+  type JobRow,
+  type LocationRow,
+  type SourceRow,
+} from '../sql/postings.ts'
+import { slugify } from './transform/slug.ts'
+import type { Posting } from './types.ts'
+
+export type BatchCounts = { inserted: number; updated: number; duplicates: number; unchanged: number }
+
+const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
+
+export function contentHash(p: Posting) {
+  return createHash('md5').update(JSON.stringify(p)).digest('hex')
+}
+
+/** Unique and stable: the same posting always gets the same slug. */
+export function jobSlug(p: Posting) {
+  return `${slugify(p.job_title).slice(0, 60).replace(/-+$/, '')}-${p.company.slug}-${p.md5_hash.slice(0, 8)}`
+}
+
+function companyRow(p: Posting): CompanyRow {
+  const c = p.company
+  return {
+    slug: c.slug, name: c.name, logo: c.logo, link: c.link, linkedin_link: c.linkedin_link,
+    description_summary: c.description_summary, services: c.services, size_min: c.size_min, size_max: c.size_max,
+    size_bucket: c.size_bucket, industries: c.industries, subindustries: c.subindustries, type: c.type,
+    is_recruiting_agency: c.is_recruiting_agency, job_board: p.job_board,
+  }
+}
+
+function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date): JobRow {
+  const s = p.salary
+  const expired = p.valid_through !== null && new Date(p.valid_through) <= seenAt
+  return {
+    company_id: companyId,
+    job_slug: jobSlug(p),
+    md5_hash: p.md5_hash,
+    content_hash: contentHash(p),
+    job_title: p.job_title,
+    job_title_raw: p.job_title_raw,
+    description: p.description,
+    description_raw: p.description_raw,
+    location_raw: p.location_raw,
+    locations: db.json(
+      p.locations.map((l) => ({
+        city: l.city, region: l.region, country: l.country,
+        ...(l.lat !== null && l.lng !== null ? { coordinates: { lat: l.lat, lng: l.lng } } : {}),
+      })),
+    ),
+    location_type: p.location_type,
+    remote_countries: p.remote_countries,
+    job_type: p.job_type,
+    salary_min: s?.min ?? null,
+    salary_max: s?.max ?? null,
+    salary_currency: s?.currency ?? null,
+    salary_period: s?.period ?? null,
+    salary_annual_min: s?.annual_min ?? null,
+    salary_annual_max: s?.annual_max ?? null,
+    yoe_min: p.yoe_min,
+    yoe_max: p.yoe_max,
+    experience_level: p.experience_level,
+    education_level: p.education_level,
+    language: p.language,
+    team: p.team,
+    requirements_summary: p.requirements_summary,
+    job_categories: p.job_categories,
+    skills: p.skills,
+    technologies: p.technologies,
+    benefits: p.benefits,
+    visa_sponsored: p.visa_sponsored,
+    recruiter_agency: p.recruiter_agency,
+    offers_equity: p.offers_equity,
+    date_posted: p.date_posted,
+    job_board: p.job_board,
+    job_board_link: p.job_board_link,
+    application_link: p.application_link,
+    platform_job_id: p.source_id,
+    contact_email: p.contact_email,
+    contact_phone: p.contact_phone,
+    ...p.scores,
+    valid_through: p.valid_through,
+    expired,
+    date_expired: expired ? p.valid_through!.slice(0, 10) : null,
+    first_seen_at: seenAt,
+    last_seen_at: seenAt,
+  }
+}
+
+function locationRows(jobId: string, p: Posting): LocationRow[] {
+  return p.locations.map((l, position) => ({ job_id: jobId, position, city: l.city, region: l.region, country: l.country, lat: l.lat, lng: l.lng }))
+}
+
+export async function loadBatch(sql: Sql, postings: Posting[], seenAt: Date): Promise<BatchCounts> {
+  return sql.begin((tx) => loadInTransaction(tx, postings, seenAt))
+}
+
+async function loadInTransaction(tx: Db, postings: Posting[], seenAt: Date): Promise<BatchCounts> {
+  const counts: BatchCounts = { inserted: 0, updated: 0, duplicates: 0, unchanged: 0 }
+  const companies = new Map(postings.map((p) => [p.company.slug, companyRow(p)]))
+  const companyIds = await upsertCompanies(tx, [...companies.values()])
+
+  const bySource = new Map(
+    (await findJobsBySource(tx, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))).map((k) => [
+      `${k.job_board}\u0000${k.source_key}`,
+      k,
+    ]),
+  )
+  const byHash = new Map((await findJobsByHash(tx, postings.map((p) => p.md5_hash))).map((k) => [k.md5_hash, k.job_id]))
+
+  const fresh = new Map<string, JobRow>() // md5_hash → row to insert; later copies join it
+  const touched = new Set<string>()
+  const sources: (Omit<SourceRow, 'job_id'> & { job_id?: string; md5_hash: string })[] = []
+
+  for (const p of postings) {
+    const key = sourceKey(p)
+    const known = bySource.get(`${p.job_board}\u0000${key}`)
+    const source = {
+      job_board: p.job_board, source_key: key, job_board_link: p.job_board_link, application_link: p.application_link,
+      first_seen_at: seenAt, last_seen_at: seenAt, md5_hash: p.md5_hash,
+    }
+    if (known && known.content_hash === contentHash(p)) {
+      touched.add(known.job_id)
+      sources.push({ ...source, job_id: known.job_id })
+      counts.unchanged++
+    } else if (known && (known.md5_hash === p.md5_hash || !(byHash.has(p.md5_hash) || fresh.has(p.md5_hash)))) {
+      // edited at its source; it keeps its id, and its group follows the new hash
+      await updateJob(tx, known.job_id, jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt))
+      await replaceLocations(tx, [known.job_id], locationRows(known.job_id, p))
+      byHash.set(p.md5_hash, known.job_id)
+      sources.push({ ...source, job_id: known.job_id })
+      counts.updated++
+    } else if (byHash.has(p.md5_hash) || fresh.has(p.md5_hash)) {
+      const jobId = byHash.get(p.md5_hash)
+      if (jobId) touched.add(jobId)
+      sources.push({ ...source, job_id: jobId })
+      if (known) counts.updated++ // edited into a copy of another job: it moves to that group
+      else counts.duplicates++
+    } else {
+      fresh.set(p.md5_hash, jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt))
+      sources.push(source)
+      counts.inserted++
+    }
+  }
+
+  const inserted = await insertJobs(tx, [...fresh.values()])
+  for (const r of inserted) byHash.set(r.md5_hash, r.id)
+  const newLocations = postings
+    .filter((p) => fresh.has(p.md5_hash))
+    .flatMap((p) => {
+      const row = fresh.get(p.md5_hash)!
+      fresh.delete(p.md5_hash) // a later copy in the batch must not add its locations twice
+      return row.md5_hash === p.md5_hash ? locationRows(byHash.get(p.md5_hash)!, p) : []
+    })
+  await replaceLocations(tx, [], newLocations)
+  await touchJobs(tx, [...touched], seenAt)
+  // one row per source: a line repeated in the batch must not hit its own conflict
+  const bySourceKey = new Map(sources.map(({ md5_hash, ...s }) => [`${s.job_board}\u0000${s.source_key}`, { ...s, job_id: s.job_id ?? byHash.get(md5_hash)! }]))
+  await upsertSources(tx, [...bySourceKey.values()])
+  return counts
+}

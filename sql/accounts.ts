@@ -1,0 +1,49 @@
+/** Accounts and API keys. A key is only ever stored as its SHA-256. */
+import { createHash, randomBytes } from 'node:crypto'
+import type { Db } from './db.ts'
+
+export const plans = ['free', 'starter', 'growth', 'scale', 'pro', 'enterprise', 'legacy'] as const
+export type Plan = (typeof plans)[number]
+
+export type Account = { id: string; email: string; plan: Plan; key_id: string }
+
+export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
+
+/** 24 random bytes, base64url: 192 bits, with a prefix that makes leaked keys greppable. */
+export const newKey = () => `jds_${randomBytes(24).toString('base64url')}`
+
+export async function createAccount(db: Db, email: string, plan: Plan) {
+  const [account] = await db<{ id: string }[]>`
+    insert into accounts (email, plan) values (${email}, ${plan}) returning id::text`
+  return account.id
+}
+
+export async function createKey(db: Db, accountId: string) {
+  const key = newKey()
+  await db`
+    insert into api_keys (account_id, key_hash, prefix)
+    values (${accountId}, ${hashKey(key)}, ${key.slice(0, 8)})`
+  return key
+}
+
+/** Revokes a key given in full; false when no live key matches. */
+export async function revokeKey(db: Db, key: string) {
+  const result = await db`
+    update api_keys set revoked_at = now() where key_hash = ${hashKey(key)} and revoked_at is null`
+  return result.count > 0
+}
+
+export async function findAccountByKey(db: Db, key: string) {
+  const [account] = await db<Account[]>`
+    select a.id::text, a.email, a.plan, k.id::text as key_id
+    from api_keys k join accounts a on a.id = k.account_id
+    where k.key_hash = ${hashKey(key)} and k.revoked_at is null`
+  return account ?? null
+}
+
+export async function findAccount(db: Db, id: string) {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null
+  const [account] = await db<{ id: string; email: string; plan: Plan }[]>`
+    select id::text, email, plan from accounts where id = ${id}`
+  return account ?? null
+}

@@ -1,0 +1,61 @@
+/**
+ * The only postgres() call. With DATABASE_URL it is that server; without it, the
+ * embedded PGlite in DATA_DIR/pg. PGlite allows one process per data directory, so
+ * when a server already holds it a second process (admin CLI, ingest, expire)
+ * connects through that server's socket instead of opening the directory again.
+ */
+import postgres from 'postgres'
+import { runningEmbedded, startEmbedded, type Embedded } from './embedded.ts'
+
+export type Db = postgres.ISql
+export type Sql = postgres.Sql
+
+export type Database = {
+  sql: Sql
+  url: string
+  /** the embedded server this process runs, if it runs one */
+  embedded: Embedded | null
+  close: () => Promise<void>
+}
+
+type Options = {
+  databaseUrl: string | null
+  dataDir: string | null // null = in-memory embedded database (tests)
+  embeddedPort: number
+  /** a server must own the embedded database rather than borrow another process's */
+  own?: boolean
+  max?: number
+}
+
+export function connect(url: string, max = 10): Sql {
+  return postgres(url, {
+    max,
+    onnotice: () => {},
+    connection: { application_name: 'job-data-service' },
+  })
+}
+
+export async function openDatabase(opts: Options): Promise<Database> {
+  if (opts.databaseUrl) return wrap(connect(opts.databaseUrl, opts.max), opts.databaseUrl, null)
+  if (opts.dataDir && !opts.own) {
+    const running = runningEmbedded(opts.dataDir)
+    if (running) {
+      const url = `postgres://postgres@127.0.0.1:${running.port}/postgres`
+      return wrap(connect(url, opts.max ?? 4), url, null)
+    }
+  }
+  const embedded = await startEmbedded({ dataDir: opts.dataDir, port: opts.own ? opts.embeddedPort : 0 })
+  return wrap(connect(embedded.url, opts.max ?? 8), embedded.url, embedded)
+}
+
+function wrap(sql: Sql, url: string, embedded: Embedded | null): Database {
+  return {
+    sql,
+    url,
+    embedded,
+    close: async () => {
+      await sql.end({ timeout: 5 })
+      await embedded?.stop()
+    },
+  }
+}

@@ -1,0 +1,48 @@
+/** The app on a real port, with a fresh database and an account with a key. */
+import type { AddressInfo } from 'node:net'
+import pino from 'pino'
+import { Writable } from 'node:stream'
+import { buildApp } from '../../api/app.ts'
+import { loadConfig } from '../../api/config.ts'
+import type { Readiness } from '../../api/routes/health.ts'
+import { testDatabase, type TestDb } from './db.ts'
+import { createAccountWithKey } from './factories.ts'
+
+export type TestApp = {
+  db: TestDb
+  base: string
+  key: string
+  accountId: string
+  logs: string[]
+  readiness: Readiness
+  get: (path: string, headers?: Record<string, string>) => Promise<Response>
+  post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response>
+  close: () => Promise<void>
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const db = await testDatabase()
+  const logs: string[] = []
+  const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
+  const readiness: Readiness = { ready: true }
+  const app = buildApp({ sql: db.sql, config: loadConfig(), log, readiness })
+  const server = app.listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { accountId, key } = await createAccountWithKey(db.sql)
+  const get = (path: string, headers: Record<string, string> = { 'x-api-key': key }) => fetch(base + path, { headers })
+  const post = (path: string, body: unknown, headers: Record<string, string> = { 'x-api-key': key }) =>
+    fetch(base + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    })
+  return {
+    db, base, key, accountId, logs, readiness, get, post,
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await db.close()
+    },
+  }
+}

@@ -1,0 +1,49 @@
+import test from 'ava'
+import { cleanTitle, fixAllCaps } from '../../ingest/transform/clean-title.ts'
+
+const title = (s: string) => cleanTitle(s).title
+
+test('gender markers are removed', (t) => {
+  t.is(title('Backend Developer (m/f/d)'), 'Backend Developer')
+  t.is(title('Pflegefachkraft (w/m/d)'), 'Pflegefachkraft')
+  t.is(title('Accountant (all genders)'), 'Accountant')
+  t.is(title('Data Scientist (M/W/D)'), 'Data Scientist')
+  t.is(title('Koch m/w/d'), 'Koch')
+})
+
+test('urgency and exclamation marks are removed', (t) => {
+  t.is(title('Forklift Operator - URGENT'), 'Forklift Operator')
+  t.is(title('Urgently Hiring: Forklift Operator'), 'Forklift Operator')
+  t.is(title('Warehouse Associate!!!'), 'Warehouse Associate')
+})
+
+test('trailing location suffixes are removed and returned as a hint', (t) => {
+  t.deepEqual(cleanTitle('Software Engineer - Remote'), { title: 'Software Engineer', locationHint: 'Remote' })
+  t.deepEqual(cleanTitle('Backend Developer | Berlin'), { title: 'Backend Developer', locationHint: 'Berlin' })
+  t.deepEqual(cleanTitle('Product Manager (Remote)'), { title: 'Product Manager', locationHint: 'Remote' })
+  t.deepEqual(cleanTitle('Sales Associate, San Francisco, CA'), { title: 'Sales Associate', locationHint: 'San Francisco, CA' })
+  t.deepEqual(cleanTitle('Head of People @ London'), { title: 'Head of People', locationHint: 'London' })
+  t.is(title('Engineer - Berlin - Hybrid'), 'Engineer')
+})
+
+test('non-location suffixes stay', (t) => {
+  t.is(title('Engineer - Platform'), 'Engineer - Platform')
+  t.is(title('Engineer, AI'), 'Engineer, AI')
+  t.is(title('Data Engineer - IT'), 'Data Engineer - IT')
+  t.is(title('Engineer - Global Payments'), 'Engineer - Global Payments')
+})
+
+test('ALL CAPS becomes Title Case with acronyms kept', (t) => {
+  t.is(fixAllCaps('SENIOR SRE'), 'Senior SRE')
+  t.is(fixAllCaps('QA TESTER'), 'QA Tester')
+  t.is(fixAllCaps('SENIOR IOS ENGINEER - AWS'), 'Senior iOS Engineer - AWS')
+  t.is(fixAllCaps('DIRECTOR OF SALES AND MARKETING'), 'Director of Sales and Marketing')
+  t.is(fixAllCaps('HVAC TECHNICIAN II'), 'HVAC Technician II')
+  t.is(fixAllCaps('Senior iOS Engineer'), 'Senior iOS Engineer')
+  t.is(title('SENIOR SRE (m/f/d) - URGENT!!! | Berlin'), 'Senior SRE')
+})
+
+test('whitespace is normalised and an all-decoration title falls back to the raw text', (t) => {
+  t.is(title('  Senior \n  Engineer  '), 'Senior Engineer')
+  t.is(title('!!!'), '!!!')
+})
