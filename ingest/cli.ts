@@ -38,7 +38,7 @@ try {
 
 const config = loadConfig()
 const db = await openDatabase(config)
-const progress = { bytes: 0 }
+const progress = { bytes: () => 0 }
 const bar = process.stdout.isTTY
   ? new cliProgress.SingleBar(
       { format: 'ingest |{bar}| {percentage}% | {postings} postings | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
@@ -56,7 +56,7 @@ try {
     onRejected: (line, reason) => {
       process.stderr.write(`line ${line}: ${reason}\n`)
     },
-    onBatch: (s) => bar?.update(progress.bytes, { postings: s.read, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
+    onBatch: (s) => bar?.update(progress.bytes(), { postings: s.read, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
   })
   bar?.update(size)
   bar?.stop()

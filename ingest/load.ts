@@ -29,8 +29,10 @@ export type BatchCounts = { inserted: number; updated: number; duplicates: numbe
 
 const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
 
+/** Over everything ingested; the long texts are hashed as they are rather than JSON-escaped. */
 export function contentHash(p: Posting) {
-  return createHash('md5').update(JSON.stringify(p)).digest('hex')
+  const { description, description_raw, description_text: _derived, ...rest } = p
+  return createHash('md5').update(description_raw).update('\u0000').update(description).update(JSON.stringify(rest)).digest('hex')
 }
 
 /** Unique and stable: the same posting always gets the same slug. */
@@ -55,7 +57,7 @@ function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date): JobRow {
     company_id: companyId,
     job_slug: jobSlug(p),
     md5_hash: p.md5_hash,
-    content_hash: contentHash(p),
+    source_key: sourceKey(p),
     job_title: p.job_title,
     job_title_raw: p.job_title_raw,
     description: p.description,
@@ -127,51 +129,49 @@ async function loadInTransaction(tx: Db, postings: Posting[], seenAt: Date): Pro
   )
   const byHash = new Map((await findJobsByHash(tx, postings.map((p) => p.md5_hash))).map((k) => [k.md5_hash, k.job_id]))
 
-  const fresh = new Map<string, JobRow>() // md5_hash → row to insert; later copies join it
+  const fresh = new Map<string, { row: JobRow; posting: Posting }>() // md5_hash → new job; later copies join it
   const touched = new Set<string>()
   const sources: (Omit<SourceRow, 'job_id'> & { job_id?: string; md5_hash: string })[] = []
 
   for (const p of postings) {
     const key = sourceKey(p)
+    const hash = contentHash(p)
     const known = bySource.get(`${p.job_board}\u0000${key}`)
     const source = {
-      job_board: p.job_board, source_key: key, job_board_link: p.job_board_link, application_link: p.application_link,
-      first_seen_at: seenAt, last_seen_at: seenAt, md5_hash: p.md5_hash,
+      job_board: p.job_board, source_key: key, content_hash: hash, job_board_link: p.job_board_link,
+      application_link: p.application_link, first_seen_at: seenAt, last_seen_at: seenAt, md5_hash: p.md5_hash,
     }
-    if (known && known.content_hash === contentHash(p)) {
+    const group = byHash.has(p.md5_hash) || fresh.has(p.md5_hash)
+    if (known && known.content_hash === hash) {
       touched.add(known.job_id)
       sources.push({ ...source, job_id: known.job_id })
       counts.unchanged++
-    } else if (known && (known.md5_hash === p.md5_hash || !(byHash.has(p.md5_hash) || fresh.has(p.md5_hash)))) {
-      // edited at its source; it keeps its id, and its group follows the new hash
+    } else if (known && known.primary && (known.md5_hash === p.md5_hash || !group)) {
+      // edited at the source the job shows: same id, and its group follows the new hash
       await updateJob(tx, known.job_id, jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt))
       await replaceLocations(tx, [known.job_id], locationRows(known.job_id, p))
       byHash.set(p.md5_hash, known.job_id)
       sources.push({ ...source, job_id: known.job_id })
       counts.updated++
-    } else if (byHash.has(p.md5_hash) || fresh.has(p.md5_hash)) {
+    } else if (group) {
+      // another board's copy (or a source edited into a copy of another job) joins the group
       const jobId = byHash.get(p.md5_hash)
       if (jobId) touched.add(jobId)
       sources.push({ ...source, job_id: jobId })
-      if (known) counts.updated++ // edited into a copy of another job: it moves to that group
+      if (known) counts.updated++
       else counts.duplicates++
     } else {
-      fresh.set(p.md5_hash, jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt))
+      // new; or a duplicate's source edited into a posting of its own, which becomes a job
+      fresh.set(p.md5_hash, { row: jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt), posting: p })
       sources.push(source)
-      counts.inserted++
+      if (known) counts.updated++
+      else counts.inserted++
     }
   }
 
-  const inserted = await insertJobs(tx, [...fresh.values()])
+  const inserted = await insertJobs(tx, [...fresh.values()].map((f) => f.row))
   for (const r of inserted) byHash.set(r.md5_hash, r.id)
-  const newLocations = postings
-    .filter((p) => fresh.has(p.md5_hash))
-    .flatMap((p) => {
-      const row = fresh.get(p.md5_hash)!
-      fresh.delete(p.md5_hash) // a later copy in the batch must not add its locations twice
-      return row.md5_hash === p.md5_hash ? locationRows(byHash.get(p.md5_hash)!, p) : []
-    })
-  await replaceLocations(tx, [], newLocations)
+  await replaceLocations(tx, [], [...fresh.values()].flatMap(({ posting }) => locationRows(byHash.get(posting.md5_hash)!, posting)))
   await touchJobs(tx, [...touched], seenAt)
   // one row per source: a line repeated in the batch must not hit its own conflict
   const bySourceKey = new Map(sources.map(({ md5_hash, ...s }) => [`${s.job_board}\u0000${s.source_key}`, { ...s, job_id: s.job_id ?? byHash.get(md5_hash)! }]))

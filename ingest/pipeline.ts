@@ -69,6 +69,9 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   let writing: Promise<void> = Promise.resolve()
   for await (const item of items) {
     summary.read++
+    // Normalizing is synchronous; yielding now and then lets the batch being written
+    // issue its next statement instead of waiting for this whole batch.
+    if (summary.read % 25 === 0) await new Promise((resolve) => setImmediate(resolve))
     if ('error' in item) {
       reject(item.line, item.error)
       continue

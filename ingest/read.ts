@@ -19,12 +19,10 @@ export function detectFormat(file: string): Format {
   throw new Error(`cannot tell the format of ${file}: name it .jsonl, .ndjson or .csv (optionally .gz)`)
 }
 
-/** Reads `file`; `progress.bytes` counts the bytes read from disk so far. */
-export function openInput(file: string, progress: { bytes: number }) {
+/** Reads `file`; `progress.bytes()` tells how many bytes were read from disk so far. */
+export function openInput(file: string, progress: { bytes: () => number }) {
   const stream = fs.createReadStream(file)
-  stream.on('data', (chunk) => {
-    progress.bytes += chunk.length
-  })
+  progress.bytes = () => stream.bytesRead // a 'data' listener here would drain the stream early
   return file.toLowerCase().endsWith('.gz') ? stream.pipe(createGunzip()) : stream
 }
 
@@ -56,7 +54,7 @@ export async function* readCsv(input: NodeJS.ReadableStream): AsyncGenerator<Rea
   yield* skipped.splice(0)
 }
 
-export function readPostings(file: string, progress: { bytes: number }, format = detectFormat(file)) {
+export function readPostings(file: string, progress: { bytes: () => number }, format = detectFormat(file)) {
   const input = openInput(file, progress)
   return format === 'csv' ? readCsv(input) : readJsonl(input)
 }

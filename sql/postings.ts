@@ -68,13 +68,14 @@ export async function upsertCompanies(db: Db, rows: CompanyRow[]): Promise<Map<s
 
 export type SourceKey = { job_board: string; source_key: string }
 
-export type KnownJob = { job_id: string; md5_hash: string; content_hash: string }
+export type KnownSource = SourceKey & { job_id: string; md5_hash: string; content_hash: string; primary: boolean }
 
-/** Jobs already known by one of these (board, source id) pairs. */
+/** Sources already known by one of these (board, source id) pairs, with their job. */
 export async function findJobsBySource(db: Db, keys: SourceKey[]) {
   if (keys.length === 0) return []
-  return db<(KnownJob & SourceKey)[]>`
-    select s.job_board, s.source_key, j.id::text as job_id, j.md5_hash, j.content_hash
+  return db<KnownSource[]>`
+    select s.job_board, s.source_key, s.content_hash, j.id::text as job_id, j.md5_hash,
+           (j.job_board = s.job_board and j.source_key = s.source_key) as primary
     from job_sources s
     join jobs j on j.id = s.job_id
     join unnest(${keys.map((k) => k.job_board)}::text[], ${keys.map((k) => k.source_key)}::text[]) as k (job_board, source_key)
@@ -84,14 +85,14 @@ export async function findJobsBySource(db: Db, keys: SourceKey[]) {
 /** Jobs whose duplicate group (md5_hash) is one of these. */
 export async function findJobsByHash(db: Db, hashes: string[]) {
   if (hashes.length === 0) return []
-  return db<KnownJob[]>`
-    select id::text as job_id, md5_hash, content_hash from jobs where md5_hash = any(${hashes})`
+  return db<{ job_id: string; md5_hash: string }[]>`
+    select id::text as job_id, md5_hash from jobs where md5_hash = any(${hashes})`
 }
 
 export type JobRow = Record<(typeof jobColumns)[number], unknown>
 
 export const jobColumns = [
-  'company_id', 'job_slug', 'md5_hash', 'content_hash', 'job_title', 'job_title_raw', 'description', 'description_raw',
+  'company_id', 'job_slug', 'md5_hash', 'source_key', 'job_title', 'job_title_raw', 'description', 'description_raw',
   'location_raw', 'locations', 'location_type', 'remote_countries', 'job_type', 'salary_min', 'salary_max',
   'salary_currency', 'salary_period', 'salary_annual_min', 'salary_annual_max', 'yoe_min', 'yoe_max',
   'experience_level', 'education_level', 'language', 'team', 'requirements_summary', 'job_categories', 'skills',
@@ -149,6 +150,7 @@ export async function replaceLocations(db: Db, jobIds: string[], rows: LocationR
 
 export type SourceRow = SourceKey & {
   job_id: string
+  content_hash: string
   job_board_link: string | null
   application_link: string | null
   first_seen_at: Date
@@ -158,9 +160,10 @@ export type SourceRow = SourceKey & {
 export async function upsertSources(db: Db, rows: SourceRow[]) {
   if (rows.length === 0) return
   await db`
-    insert into job_sources ${db(rows, 'job_id', 'job_board', 'source_key', 'job_board_link', 'application_link', 'first_seen_at', 'last_seen_at')}
+    insert into job_sources ${db(rows, 'job_id', 'job_board', 'source_key', 'content_hash', 'job_board_link', 'application_link', 'first_seen_at', 'last_seen_at')}
     on conflict (job_board, source_key) do update set
       job_id = excluded.job_id,
+      content_hash = excluded.content_hash,
       job_board_link = coalesce(excluded.job_board_link, job_sources.job_board_link),
       application_link = coalesce(excluded.application_link, job_sources.application_link),
       last_seen_at = excluded.last_seen_at`

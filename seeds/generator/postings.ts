@@ -48,19 +48,19 @@ function boardLinks(rng: Rng, board: BoardName, x: BoardCtx): { source_id: strin
     case 'Ashby': { const u = rng.uuid(); link = `https://jobs.ashbyhq.com/${c.slug}/${u}`; apply = `${link}/application`; id = `ashby-${u}`; break }
     case 'Workday': {
       const tenant = c.slug.replace(/-/g, '').slice(0, 20)
-      link = `https://${tenant}.wd${rng.pick([1, 3, 5, 12])}.myworkdayjobs.com/en-US/External/job/${(x.city?.city ?? 'Remote').replace(/\s+/g, '-')}/${titleSlug}_R${num.slice(1)}`
-      apply = `${link}/apply`; id = `wd-R${num.slice(1)}`; break
+      link = `https://${tenant}.wd${rng.pick([1, 3, 5, 12])}.myworkdayjobs.com/en-US/External/job/${(x.city?.city ?? 'Remote').replace(/\s+/g, '-')}/${titleSlug}_R${num}`
+      apply = `${link}/apply`; id = `wd-R${num}`; break
     }
     case 'SmartRecruiters': link = `https://jobs.smartrecruiters.com/${c.name.replace(/[^A-Za-z0-9]/g, '')}/${num}${num.slice(0, 3)}-${titleSlug}`; apply = `${link}?oga=true`; id = `sr-${num}${num.slice(0, 3)}`; break
     case 'Workable': { const h = rng.hex(10).toUpperCase(); link = `https://apply.workable.com/${c.slug}/j/${h}/`; apply = `${link}apply/`; id = `wk-${h}`; break }
-    case 'BambooHR': link = `https://${c.slug.replace(/-/g, '')}.bamboohr.com/careers/${num.slice(3)}`; apply = link; id = `bhr-${num.slice(3)}`; break
+    case 'BambooHR': link = `https://${c.slug.replace(/-/g, '')}.bamboohr.com/careers/${num}`; apply = link; id = `bhr-${num}`; break
     case 'JazzHR': { const h = rng.hex(10); link = `https://${c.slug.replace(/-/g, '')}.applytojob.com/apply/${h}/${titleSlug}`; apply = link; id = `jazz-${h}`; break }
-    case 'iCIMS': link = `https://careers-${c.slug.replace(/-/g, '')}.icims.com/jobs/${num.slice(2)}/${titleSlug}/job`; apply = `${link}?mode=apply`; id = `icims-${num.slice(2)}`; break
+    case 'iCIMS': link = `https://careers-${c.slug.replace(/-/g, '')}.icims.com/jobs/${num}/${titleSlug}/job`; apply = `${link}?mode=apply`; id = `icims-${num}`; break
     case 'LinkedIn': { const n = String(3_700_000_000 + x.serial * 53 + rng.int(0, 52)); link = `https://www.linkedin.com/jobs/view/${n}`; apply = rng.chance(0.6) ? careers : undefined; id = `li-${n}`; break }
     case 'Indeed': { const h = rng.hex(16); link = `https://www.indeed.com/viewjob?jk=${h}`; apply = rng.chance(0.7) ? careers : `https://www.indeed.com/applystart?jk=${h}`; id = `indeed-${h}`; break }
     case 'Glassdoor': { const n = String(1_009_000_000 + x.serial * 41 + rng.int(0, 40)); link = `https://www.glassdoor.com/job-listing/${titleSlug}-${c.slug}-JV_KO0,${titleSlug.length}_KE${titleSlug.length + 1},${titleSlug.length + 1 + c.slug.length}.htm?jl=${n}`; apply = careers; id = `gd-${n}`; break }
     case 'ZipRecruiter': { const h = rng.hex(8); link = `https://www.ziprecruiter.com/c/${c.name.replace(/[^A-Za-z0-9]+/g, '-')}/Job/${x.title.replace(/[^A-Za-z0-9]+/g, '-')}/-in-${(x.city?.city ?? 'Remote').replace(/\s+/g, '-')}?jid=${h}`; apply = careers; id = `zr-${h}`; break }
-    case 'Wellfound': link = `https://wellfound.com/jobs/${num.slice(1)}-${titleSlug}`; apply = link; id = `wf-${num.slice(1)}`; break
+    case 'Wellfound': link = `https://wellfound.com/jobs/${num}-${titleSlug}`; apply = link; id = `wf-${num}`; break
     default: link = careers; apply = `${careers}/apply`; id = `cw-${num}`; break
   }
   return { source_id: id, job_board_link: link, application_link: rng.chance(0.92) ? apply : undefined }

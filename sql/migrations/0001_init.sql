@@ -58,8 +58,9 @@ create table jobs (
   job_slug text not null constraint jobs_job_slug_key unique,
   -- over normalized company, title, location and description: the duplicate group
   md5_hash text not null constraint jobs_md5_hash_key unique,
-  -- over every ingested field: a re-ingest that changes nothing only touches last_seen_at
-  content_hash text not null,
+  -- the source whose posting the job shows (its board is job_board); other sources
+  -- in the duplicate group only add links
+  source_key text not null,
   job_title text not null,
   job_title_raw text not null,
   description text not null,
@@ -168,6 +169,8 @@ create table job_sources (
   job_id bigint not null references jobs (id) on delete cascade,
   job_board text not null,
   source_key text not null, -- the board's own id, or the md5 when it gives none
+  -- over every ingested field: a re-ingest that changes nothing only touches last_seen_at
+  content_hash text not null,
   job_board_link text,
   application_link text,
   first_seen_at timestamptz not null default now(),

@@ -34,17 +34,18 @@ const post = (base: string, body: string) => fetch(`${base}/echo`, { method: 'PO
 
 test('malformed JSON is 422 json_invalid', async (t) => {
   const s = await serve()
+  t.teardown(s.close)
   const res = await post(s.base, '{"name": ')
   t.is(res.status, 422)
   const { detail } = await res.json()
   t.is(detail[0].type, 'json_invalid')
   t.is(detail[0].loc[0], 'body')
   t.truthy(detail[0].msg)
-  s.close()
 })
 
 test('wrong types and missing fields are 422 items with type, loc, msg, input', async (t) => {
   const s = await serve()
+  t.teardown(s.close)
   const res = await post(s.base, JSON.stringify({ tags: 'x', count: 1.5, flag: true }))
   t.is(res.status, 422)
   const { detail } = await res.json()
@@ -62,23 +63,22 @@ test('wrong types and missing fields are 422 items with type, loc, msg, input', 
 
   const ok = await post(s.base, JSON.stringify({ name: 'a', tags: ['b'], flag: 'true' }))
   t.is(ok.status, 200)
-  s.close()
 })
 
 test('an unexpected failure is a bare 500; the stack goes only to the log', async (t) => {
   const s = await serve()
+  t.teardown(s.close)
   const res = await fetch(`${s.base}/boom`)
   t.is(res.status, 500)
   const text = await res.text()
   t.is(text, '{"detail":"Internal Server Error"}')
   t.true(s.logs.some((l) => l.includes('secret internals') && l.includes('stack')))
-  s.close()
 })
 
 test('a body over the limit is refused while it streams', async (t) => {
   const s = await serve()
+  t.teardown(s.close)
   const res = await post(s.base, JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) }))
   t.is(res.status, 413)
   t.is(typeof (await res.json()).detail, 'string')
-  s.close()
 })

@@ -35,7 +35,7 @@ test('a typical posting end to end', (t) => {
   t.is(p.job_title_raw, 'Senior Backend Engineer (m/f/d)')
   t.false(p.description.includes('<script'))
   t.true(p.description.startsWith('<p>Acme builds'))
-  t.is(p.description_raw, base().description)
+  t.is(p.description_raw, base().description as string)
   t.false(p.description_text.includes('<'))
   t.like(p.locations[0], { city: 'Berlin', country: 'Germany' })
   t.is(p.location_type, null)

@@ -1,9 +1,10 @@
 import test from 'ava'
 import { mapJobType, jobTypeFromTitle } from '../../ingest/transform/job-type.ts'
 import { mapLocationType, inferLocationType } from '../../ingest/transform/location-type.ts'
+import type { JobType, LocationType } from '../../ingest/types.ts'
 
 test('job types', (t) => {
-  const cases: [string, string | null][] = [
+  const cases: [string, JobType | null][] = [
     ['full-time', 'Full Time'], ['FULL_TIME', 'Full Time'], ['Full Time', 'Full Time'], ['permanent', 'Full Time'],
     ['part-time', 'Part Time'], ['PART_TIME', 'Part Time'], ['contract', 'Contract / Temporary'], ['contractor', 'Contract / Temporary'],
     ['temporary', 'Contract / Temporary'], ['TEMPORARY', 'Contract / Temporary'], ['freelance', 'Contract / Temporary'],
@@ -22,7 +23,7 @@ test('job type from title', (t) => {
 })
 
 test('location types', (t) => {
-  const cases: [string, string | null][] = [
+  const cases: [string, LocationType | null][] = [
     ['remote', 'Remote'], ['Remote', 'Remote'], ['fully remote', 'Remote'], ['work from home', 'Remote'], ['TELECOMMUTE', 'Remote'],
     ['hybrid', 'Hybrid'], ['Hybrid (3 days in office)', 'Hybrid'], ['on-site', 'In-Person'], ['onsite', 'In-Person'], ['On-site', 'In-Person'],
     ['in office', 'In-Person'], ['in-person', 'In-Person'], ['unknown', null],

@@ -1,0 +1,308 @@
+/**
+ * Response shapes, as JSON Schema (2020-12, the dialect of OpenAPI 3.1), for the
+ * OpenAPI document. They are JSON Schema rather than yup because responses need what
+ * yup's converter cannot say: nullable references, descriptions and examples, and
+ * objects left open where the spec lets a record grow (locations).
+ *
+ * Each schema mirrors a select list: JobRecord is jobRecord() in sql/jobs.ts,
+ * CompanyProfile is findCompanyBySlug() in sql/companies.ts, Task is taskRecord() in
+ * sql/tasks.ts. test/api/openapi.test.ts fetches real responses and checks them
+ * against these with every listed object closed, so a column added to or dropped
+ * from a select list fails that test until it is described here.
+ */
+
+export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'
+
+export type JsonSchema = {
+  $ref?: string
+  type?: JsonType | JsonType[]
+  title?: string
+  description?: string
+  format?: string
+  enum?: readonly unknown[]
+  const?: unknown
+  default?: unknown
+  examples?: readonly unknown[]
+  properties?: Record<string, JsonSchema>
+  required?: readonly string[]
+  additionalProperties?: boolean | JsonSchema
+  items?: JsonSchema
+  prefixItems?: JsonSchema[]
+  anyOf?: JsonSchema[]
+  oneOf?: JsonSchema[]
+  allOf?: JsonSchema[]
+  not?: JsonSchema
+  minimum?: number
+  maximum?: number
+  exclusiveMinimum?: number
+  exclusiveMaximum?: number
+  minItems?: number
+  maxItems?: number
+  minLength?: number
+  maxLength?: number
+  pattern?: string
+}
+
+export const ref = (name: SchemaName): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+
+/**
+ * The schema or null. A $ref cannot carry a type, so it is wrapped in anyOf; an enum
+ * constrains independently of type, so it has to list null too.
+ */
+export function nullable(schema: JsonSchema, description?: string): JsonSchema {
+  const withNull: JsonSchema =
+    schema.$ref || !schema.type
+      ? { anyOf: [schema, { type: 'null' }] }
+      : {
+          ...schema,
+          type: [...(Array.isArray(schema.type) ? schema.type : [schema.type]), 'null'],
+          ...(schema.enum ? { enum: [...schema.enum, null] } : {}),
+        }
+  return description ? { ...withNull, description } : withNull
+}
+
+const str = (description?: string): JsonSchema => (description ? { type: 'string', description } : { type: 'string' })
+const strOrNull = (description?: string) => nullable(str(), description)
+const strings = (description?: string): JsonSchema => ({ type: 'array', items: { type: 'string' }, ...(description ? { description } : {}) })
+const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) })
+/** Every listed property is always present (possibly null): rows map straight to responses. */
+const record = (properties: Record<string, JsonSchema>, extra: Partial<JsonSchema> = {}): JsonSchema => ({
+  type: 'object',
+  properties,
+  required: Object.keys(properties),
+  ...extra,
+})
+
+const Range = record(
+  { min: nullable({ type: 'number' }), max: nullable({ type: 'number' }) },
+  { description: '{min, max}; either end may be null when only the other is known' },
+)
+
+const SalaryRange = record(
+  {
+    min: nullable({ type: 'number' }),
+    max: nullable({ type: 'number' }),
+    currency: strOrNull('ISO 4217 code as stated, e.g. EUR'),
+    period: nullable({ type: 'string', enum: ['hourly', 'daily', 'weekly', 'monthly', 'yearly'] }),
+  },
+  { description: 'The salary as stated in the posting' },
+)
+
+const Location: JsonSchema = {
+  type: 'object',
+  description: 'A place the job is in. Search output may add bbox and address.',
+  properties: {
+    city: strOrNull(),
+    region: strOrNull(),
+    country: strOrNull(),
+    coordinates: record({ lat: { type: 'number' }, lng: { type: 'number' } }, { description: 'Present when the place was geocoded' }),
+  },
+  required: ['city', 'region', 'country'],
+  additionalProperties: true,
+}
+
+const CompanyData = record(
+  {
+    description_summary: strOrNull(),
+    linkedin_link: strOrNull(),
+    services: strings(),
+    size_range: nullable(ref('Range'), 'Employee count range; null when unknown'),
+    industries: strings('Values from GET /v2/jobs/data/industries'),
+    subindustries: strings('Values from GET /v2/jobs/data/subindustries'),
+  },
+  { description: 'The hiring company, as nested in a job record' },
+)
+
+const jobFields: Record<string, JsonSchema> = {
+  _id: str('Job identifier; the job_id of GET /v2/jobs/{job_id}'),
+  company_name: str(),
+  job_title: str(),
+  description: str('Cleaned HTML'),
+  application_link: strOrNull(),
+  location_raw: strOrNull('Free-text location as posted'),
+  job_categories: strings('Values from GET /v2/jobs/data/categories, plus Other'),
+  job_type: nullable({ type: 'string', enum: ['Full Time', 'Part Time', 'Contract / Temporary', 'Internship'] }),
+  location_type: nullable({ type: 'string', enum: ['Remote', 'Hybrid', 'In-Person'] }),
+  locations: { type: 'array', items: ref('Location') },
+  salary_range: nullable(ref('SalaryRange'), 'null when the posting states no salary'),
+  yoe_range: nullable(ref('Range'), 'Years of experience; null when unknown'),
+  experience_level: nullable({ type: 'string', enum: ['Entry', 'Junior', 'Mid', 'Senior', 'Executive'] }),
+  education_level: strOrNull(),
+  skills: strings(),
+  technologies: strings(),
+  benefits: strings(),
+  requirements_summary: strOrNull(),
+  team: strOrNull(),
+  language: strOrNull(),
+  visa_sponsored: nullable({ type: 'boolean' }),
+  recruiter_agency: { type: 'boolean' },
+  offers_equity: nullable({ type: 'boolean' }),
+  date_posted: { type: 'string', format: 'date', description: 'YYYY-MM-DD' },
+  job_board: str('Name of the source job board'),
+  job_board_link: strOrNull(),
+  job_slug: str('Unique slug of the job'),
+  company_slug: str(),
+  company_link: strOrNull(),
+  company_logo: strOrNull(),
+  company_data: ref('CompanyData'),
+  expired: { type: 'boolean', description: 'true once the posting is gone from its board or past its closing date' },
+  date_expired: nullable({ type: 'string', format: 'date' }, 'YYYY-MM-DD the job expired; null while live'),
+  currency: strOrNull('The salary currency, repeated at the top level'),
+}
+
+const JobRecord: JsonSchema = {
+  type: 'object',
+  description: 'A job posting. description_raw is present only when the request asked for it with return_raw_description=true.',
+  properties: {
+    ...jobFields,
+    description_raw: str('Original HTML from the source; only with return_raw_description=true'),
+  },
+  required: Object.keys(jobFields),
+}
+
+const CompanyProfile = record(
+  {
+    company_slug: str(),
+    company_name: str(),
+    company_logo: strOrNull(),
+    job_board: strOrNull('The board the company was first seen on'),
+    linkedin_link: strOrNull(),
+    company_link: strOrNull(),
+    description_summary: strOrNull(),
+    size_range: nullable(ref('Range'), 'Employee count range; null when unknown'),
+    industries: strings(),
+    subindustries: strings(),
+  },
+  { description: 'A hiring company' },
+)
+
+const CompanyWithJobs = record({
+  company: ref('CompanyProfile'),
+  jobs: {
+    type: 'array',
+    items: ref('JobRecord'),
+    maxItems: 100,
+    description: "The company's 100 most recent jobs by date_posted, newest first, expired ones included (see each job's expired flag)",
+  },
+})
+
+const CompanyJobsPage = record({
+  jobs: { type: 'array', items: ref('JobRecord'), description: 'Live jobs only, newest first' },
+  job_categories: {
+    type: 'array',
+    items: record({ category: str() }),
+    description: "The distinct categories of the company's live jobs, sorted",
+  },
+  total_count: int('Live jobs of the company'),
+  page: int(),
+  limit: int(),
+  total_pages: int('total_count / limit, rounded up'),
+})
+
+const Task = record(
+  {
+    id: { type: 'string', format: 'uuid' },
+    type: { type: 'string', enum: ['export_job_data', 'export_expired_jobs', 'salary_benchmark'] },
+    state: { type: 'string', enum: ['queued', 'processing', 'finished', 'failed'], description: 'Pollers stop at finished or failed' },
+    progress: { type: 'number', minimum: 0, maximum: 1 },
+    priority: int('Higher is more urgent'),
+    input: { type: 'object', description: 'The query and, for exports, format; the expired export records since and format jsonl' },
+    result: nullable(
+      { type: 'object' },
+      'null until finished. Exports: {download_url, file_size, record_count, expiry_time}. Salary benchmark: {market, confidence, proposed}.',
+    ),
+    error: strOrNull('Message when failed'),
+    worker_id: strOrNull(),
+    notify: { type: 'boolean', description: 'Whether an email is sent when the task completes' },
+    user_id: str('The owning account'),
+    created_at: { type: 'string', format: 'date-time' },
+    updated_at: { type: 'string', format: 'date-time' },
+    started_at: nullable({ type: 'string', format: 'date-time' }),
+    completed_at: nullable({ type: 'string', format: 'date-time' }),
+  },
+  { description: 'A background task (export, expired-jobs export, salary benchmark)' },
+)
+
+const Categories = record(
+  { categories: strings('Every job category, then Other') },
+  { examples: [{ categories: ['Software Engineer Jobs', 'Sales Jobs', 'Other'] }] },
+)
+
+const Industries = record(
+  { industries: { type: 'array', items: record({ name: str(), subindustries: strings() }) } },
+  { examples: [{ industries: [{ name: 'Legal', subindustries: ['Administrative Law', 'Antitrust Law'] }] }] },
+)
+
+const Subindustries = record(
+  {
+    subindustries: {
+      type: 'array',
+      description: 'Sorted by name; a subindustry lists every industry it belongs to (a few belong to several)',
+      items: record({ name: str(), industries: strings() }),
+    },
+  },
+  { examples: [{ subindustries: [{ name: 'Real Estate Technology', industries: ['Real Estate', 'Tech, Software & IT Services'] }] }] },
+)
+
+const Healthz: JsonSchema = {
+  type: 'object',
+  properties: {
+    status: { type: 'string', enum: ['ok', 'starting'] },
+    stage: strOrNull('While starting: what the service is doing (e.g. demo data)'),
+  },
+  required: ['status'],
+  examples: [{ status: 'ok' }, { status: 'starting', stage: 'demo data' }],
+}
+
+const HTTPError = record({ detail: str() }, { examples: [{ detail: 'Job not found' }] })
+
+const ValidationErrorItem: JsonSchema = {
+  type: 'object',
+  properties: {
+    type: str('e.g. missing, string_type, int_type, list_type, enum, greater_than_equal, value_error, json_invalid'),
+    loc: {
+      type: 'array',
+      items: { type: ['string', 'integer'] },
+      description: 'Where: body, query or path, then the field path, e.g. ["body", "job_titles", 0]',
+    },
+    msg: str(),
+    input: { description: 'The rejected value; null when missing' },
+    ctx: { type: 'object', description: 'Details for some types, e.g. {ge: 1} or {expected: "..."}' },
+  },
+  required: ['type', 'loc', 'msg', 'input'],
+}
+
+const ValidationError = record(
+  { detail: { type: 'array', items: ref('ValidationErrorItem') } },
+  {
+    examples: [
+      {
+        detail: [
+          { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '101', ctx: { le: 100 } },
+        ],
+      },
+    ],
+  },
+)
+
+/** Every named schema; the document puts them under components.schemas. */
+export const responseSchemas = {
+  Range,
+  SalaryRange,
+  Location,
+  CompanyData,
+  JobRecord,
+  CompanyProfile,
+  CompanyWithJobs,
+  CompanyJobsPage,
+  Task,
+  Categories,
+  Industries,
+  Subindustries,
+  Healthz,
+  HTTPError,
+  ValidationErrorItem,
+  ValidationError,
+} satisfies Record<string, JsonSchema>
+
+export type SchemaName = keyof typeof responseSchemas
