@@ -371,7 +371,10 @@ function responses(route: RouteDoc) {
   if (pathParamNames(route.path).length) out[404] = { description: 'Not found', content: errorBody('Not Found') }
   if (route.query || route.body || route.pathParams) out[422] = responseRef('ValidationError')
   for (const [status, why] of Object.entries(route.errors ?? {})) {
-    out[status] = Number(status) === 422 ? { ...standardResponses.ValidationError, description: `${why}; or the request failed validation` } : { description: why, content: json(ref('HTTPError')) }
+    out[status] =
+      Number(status) === 422
+        ? { ...standardResponses.ValidationError, description: `${why}; or the request failed validation` }
+        : { description: why, content: json(ref('HTTPError')) }
   }
   out[500] = responseRef('InternalError')
   out[503] = responseRef('ServiceUnavailable')
