@@ -6,6 +6,7 @@
  */
 import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
+import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
 import { openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
@@ -42,6 +43,8 @@ if (db.embedded && config.demoJobs > 0) {
   const summary = await loadDemoData(db.sql, config.demoJobs)
   if (summary) log.info(summary, 'demo data loaded')
 }
+// archive what the demo (or an ingest while we were down) brought in already expired
+await boss.send(expireQueue, {})
 readiness.ready = true
 readiness.stage = undefined
 log.info('ready')

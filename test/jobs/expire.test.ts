@@ -61,3 +61,16 @@ test.serial('a posting unseen for fewer than N days stays live', async (t) => {
   const [row] = await sql`select j.expired from jobs j join companies c on c.id = j.company_id where c.name = 'Recent Co'`
   t.false(row.expired)
 })
+
+test.serial('a posting that arrives past its valid_through is expired at once and archived by the next run', async (t) => {
+  const sql = t.context.sql
+  const now = new Date('2026-11-10T00:00:00Z')
+  await ingest(sql, items([rawPosting({ source_id: 'late', company: { name: 'Late Co' }, valid_through: '2026-11-01T00:00:00Z' }, 31)]), { source: 'late', now })
+  const [job] = await sql`select j.id, j.expired, j.date_expired::text from jobs j join companies c on c.id = j.company_id where c.name = 'Late Co'`
+  t.true(job.expired)
+  t.is(job.date_expired, '2026-11-01')
+  const result = await expireJobs(sql, { afterDays: 30, now })
+  t.true(result.archived >= 1)
+  const [archived] = await sql`select date_expired::text from job_archive where job_id = ${job.id}`
+  t.is(archived.date_expired, '2026-11-01')
+})
