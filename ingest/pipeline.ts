@@ -1,15 +1,15 @@
 /**
- * read → normalize → load, in batches of BATCH_SIZE postings per transaction. While
- * one batch is being written the next is normalized, so CPU and database overlap.
- * A batch the database refuses is retried posting by posting, so one bad row costs
- * only itself.
+ * read → normalize → load. Postings are read in chunks of BATCH_SIZE; a worker
+ * thread normalizes one chunk while the main thread writes the previous one in a
+ * single transaction, so parsing, normalizing and the database all overlap. A batch
+ * the database refuses is retried posting by posting, so one bad row costs only itself.
  */
 import type { Sql } from '../sql/db.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested } from '../sql/postings.ts'
 import { loadBatch, type BatchCounts } from './load.ts'
-import { normalizePosting } from './normalize.ts'
+import { NormalizeWorker } from './normalize-pool.ts'
 import type { ReadItem } from './read.ts'
-import type { Posting } from './types.ts'
+import type { Posting, RawPosting } from './types.ts'
 
 export type Summary = {
   read: number
@@ -29,7 +29,7 @@ export type IngestOptions = {
   onBatch?: (summary: Summary) => void
 }
 
-type Numbered = { line: number; posting: Posting }
+type Chunk = { line: number; raw: RawPosting }[]
 
 export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable<ReadItem>, opts: IngestOptions): Promise<Summary> {
   const started = Date.now()
@@ -38,6 +38,7 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   const summary: Summary = { read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, seconds: 0 }
   const boards = new Set<string>()
   const runId = await insertIngestRun(sql, opts.source, seenAt)
+  const worker = new NormalizeWorker()
 
   const reject = (line: number, reason: string) => {
     summary.rejected++
@@ -48,10 +49,8 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
     summary.updated += c.updated
     summary.duplicates += c.duplicates
     summary.unchanged += c.unchanged
-    summary.seconds = (Date.now() - started) / 1000
-    opts.onBatch?.(summary)
   }
-  const write = async (batch: Numbered[]) => {
+  const write = async (batch: { line: number; posting: Posting }[]) => {
     try {
       add(await loadBatch(sql, batch.map((b) => b.posting), seenAt))
     } catch {
@@ -63,34 +62,53 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
         }
       }
     }
+    summary.seconds = (Date.now() - started) / 1000
+    opts.onBatch?.(summary)
+  }
+  const normalizeAndWrite = async (chunk: Chunk) => {
+    const results = await worker.normalize(chunk, seenAt)
+    const batch: { line: number; posting: Posting }[] = []
+    for (const { line, result } of results) {
+      if ('reason' in result) reject(line, result.reason)
+      else {
+        boards.add(result.job_board)
+        batch.push({ line, posting: result })
+      }
+    }
+    return batch
   }
 
-  let batch: Numbered[] = []
-  let writing: Promise<void> = Promise.resolve()
-  for await (const item of items) {
-    summary.read++
-    // Normalizing is synchronous; yielding now and then lets the batch being written
-    // issue its next statement instead of waiting for this whole batch.
-    if (summary.read % 25 === 0) await new Promise((resolve) => setImmediate(resolve))
-    if ('error' in item) {
-      reject(item.line, item.error)
-      continue
+  try {
+    // one chunk being normalized while the one before it is written
+    let writing: Promise<void> = Promise.resolve()
+    let normalizing: Promise<{ line: number; posting: Posting }[]> | null = null
+    let chunk: Chunk = []
+    const flush = async () => {
+      const next = normalizeAndWrite(chunk)
+      chunk = []
+      if (normalizing) {
+        const batch = await normalizing
+        await writing
+        writing = write(batch)
+      }
+      normalizing = next
     }
-    const result = normalizePosting(item.raw, { now: seenAt })
-    if ('reason' in result) {
-      reject(item.line, result.reason)
-      continue
+    for await (const item of items) {
+      summary.read++
+      if ('error' in item) reject(item.line, item.error)
+      else chunk.push({ line: item.line, raw: item.raw })
+      if (chunk.length >= batchSize) await flush()
     }
-    boards.add(result.job_board)
-    batch.push({ line: item.line, posting: result })
-    if (batch.length >= batchSize) {
+    if (chunk.length) await flush()
+    if (normalizing) {
+      const batch = await normalizing
       await writing
       writing = write(batch)
-      batch = []
     }
+    await writing
+  } finally {
+    await worker.close()
   }
-  await writing
-  if (batch.length) await write(batch)
 
   await markBoardsIngested(sql, [...boards], seenAt)
   summary.seconds = (Date.now() - started) / 1000

@@ -1,0 +1,45 @@
+/**
+ * A worker thread that normalizes chunks of postings, so normalizing overlaps with
+ * writing even when Postgres is the embedded one on the main thread.
+ */
+import { Worker } from 'node:worker_threads'
+import type { WorkerRequest, WorkerResponse } from './normalize-worker.ts'
+
+export class NormalizeWorker {
+  // Module hooks (tsx, which runs the TypeScript) are per thread, so the worker
+  // registers them before importing its module.
+  private worker = new Worker(
+    `import(${JSON.stringify(import.meta.resolve('tsx/esm/api'))})
+       .then(({ register }) => { register(); return import(${JSON.stringify(new URL('./normalize-worker.ts', import.meta.url).href)}) })`,
+    { eval: true },
+  )
+  private next = 0
+  private waiting = new Map<number, { resolve: (r: WorkerResponse['results']) => void; reject: (e: unknown) => void }>()
+
+  constructor() {
+    this.worker.on('message', ({ id, results }: WorkerResponse) => {
+      this.waiting.get(id)?.resolve(results)
+      this.waiting.delete(id)
+    })
+    this.worker.on('error', (e) => this.failAll(e))
+    this.worker.on('exit', (code) => this.failAll(new Error(`normalize worker exited with ${code}`)))
+  }
+
+  normalize(items: WorkerRequest['items'], now: Date) {
+    const id = this.next++
+    return new Promise<WorkerResponse['results']>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject })
+      this.worker.postMessage({ id, now: now.getTime(), items } satisfies WorkerRequest)
+    })
+  }
+
+  private failAll(e: unknown) {
+    for (const w of this.waiting.values()) w.reject(e)
+    this.waiting.clear()
+  }
+
+  async close() {
+    this.worker.removeAllListeners('exit')
+    await this.worker.terminate()
+  }
+}
