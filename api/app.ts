@@ -17,6 +17,7 @@ import { docsRoutes } from './routes/docs.ts'
 import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
+import { searchRoutes } from './routes/search.ts'
 import { taskRoutes } from './routes/tasks.ts'
 
 export type AppDeps = { sql: Sql; config: Config; log: Logger; readiness?: Readiness }
@@ -32,7 +33,7 @@ export function buildApp({ sql, log, readiness = { ready: true } }: AppDeps) {
   app.use(cors())
   app.use(readinessGate(readiness))
 
-  const routers = [healthRoutes(readiness), referenceRoutes(), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), docsRoutes()]
+  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), docsRoutes()]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app
 }

@@ -96,13 +96,14 @@ export function pathToLoc(path: string | undefined): (string | number)[] {
 }
 
 /** yup's errors as the spec's 422 items. */
-export function toItems(err: ValidationError, where: string): ErrorItem[] {
+export function toItems(err: ValidationError, where: string | (string | number)[]): ErrorItem[] {
+  const prefix = Array.isArray(where) ? where : [where]
   const all = err.inner.length ? err.inner : [err]
   // one item per field: yup can report a wrong type and then a failed oneOf for it
   const seen = new Set<string>()
   const leaves = all.filter((e) => !seen.has(e.path ?? '') && seen.add(e.path ?? ''))
   return leaves.map((e) => {
-    const loc = [where, ...pathToLoc(e.path)]
+    const loc = [...prefix, ...pathToLoc(e.path)]
     const params = (e.params ?? {}) as Record<string, unknown>
     const input = e.value === undefined ? null : e.value
     switch (e.type) {

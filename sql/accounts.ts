@@ -5,7 +5,27 @@ import type { Db } from './db.ts'
 export const plans = ['free', 'starter', 'growth', 'scale', 'pro', 'enterprise', 'legacy'] as const
 export type Plan = (typeof plans)[number]
 
-export type Account = { id: string; email: string; plan: Plan; key_id: string }
+export type Account = {
+  id: string
+  email: string
+  plan: Plan
+  /** null when the caller authenticated with a JWT rather than a key */
+  key_id: string | null
+  billing_source: 'payments_v2' | 'legacy'
+  payments_customer_id: string | null
+  subscription_status: string | null
+  period_start: Date | null
+  period_end: Date | null
+  trial_start: Date | null
+  trial_end: Date | null
+  /** add-on features granted beyond the plan */
+  features: string[]
+}
+
+/** The account's billing fields, read with every authentication: metering needs them all. */
+const billingColumns = (db: Db) => db`
+  a.id::text, a.email, a.plan, a.billing_source, a.payments_customer_id, a.subscription_status,
+  a.period_start, a.period_end, a.trial_start, a.trial_end, a.features`
 
 export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
 
@@ -35,9 +55,17 @@ export async function revokeKey(db: Db, key: string) {
 
 export async function findAccountByKey(db: Db, key: string) {
   const [account] = await db<Account[]>`
-    select a.id::text, a.email, a.plan, k.id::text as key_id
+    select ${billingColumns(db)}, k.id::text as key_id
     from api_keys k join accounts a on a.id = k.account_id
     where k.key_hash = ${hashKey(key)} and k.revoked_at is null`
+  return account ?? null
+}
+
+/** An account by id with its billing fields, for JWT authentication and the admin CLI. */
+export async function findBillingAccount(db: Db, id: string): Promise<Account | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null
+  const [account] = await db<Account[]>`
+    select ${billingColumns(db)}, null::text as key_id from accounts a where a.id = ${id}`
   return account ?? null
 }
 

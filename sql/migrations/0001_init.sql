@@ -12,6 +12,14 @@ create function words(text[]) returns text
   language sql immutable parallel safe
   return array_to_string($1, ' ');
 
+-- Restricts every lexeme of a tsquery to the given weights: 'engin' <-> 'lead' with
+-- 'A' becomes 'engin':A <-> 'lead':A. The text form comes from Postgres itself, so
+-- the quoted-lexeme pattern is exact.
+create function tsquery_weights(q tsquery, weights text) returns tsquery
+  language sql immutable strict parallel safe
+  return case when numnode(q) = 0 then q
+    else regexp_replace(q::text, '(''(?:[^'']|'''')*'')', '\1:' || weights, 'g')::tsquery end;
+
 create table companies (
   id bigint generated always as identity primary key,
   slug text not null constraint companies_slug_key unique,
@@ -111,9 +119,9 @@ create table jobs (
   growth_score real,
   meta_completeness boolean not null default false,
   meta_targetability real,
-  title_tsv tsvector generated always as (to_tsvector('english', job_title)) stored,
-  -- title A, skills and technologies B, benefits C, description D: keywords match
-  -- B-D, and ts_rank over all of it ranks title > skills > description. The default
+  -- title A, skills and technologies B, benefits C, description D: job_titles match
+  -- A, keywords B-D (tsquery_weights below), and ts_rank over all of it ranks title >
+  -- skills > description. One vector and one GIN index serve both. The default
   -- parser reads HTML tags as 'tag' tokens, which the english config drops.
   search_tsv tsvector generated always as (
     setweight(to_tsvector('english', job_title), 'A') ||
@@ -133,7 +141,6 @@ create table jobs (
 -- Most reads want live jobs only, so the filter indexes are partial on that.
 create index jobs_company_idx on jobs (company_id, date_posted desc, id);
 create index jobs_date_posted_idx on jobs (date_posted desc, id) where not expired;
-create index jobs_title_tsv_idx on jobs using gin (title_tsv);
 create index jobs_search_tsv_idx on jobs using gin (search_tsv);
 create index jobs_categories_idx on jobs using gin (job_categories) where not expired;
 create index jobs_remote_countries_idx on jobs using gin (remote_countries) where not expired;

@@ -1,0 +1,206 @@
+/**
+ * Lexical job search: the shared filter set as SQL over live jobs, sorted and paged.
+ *
+ * Text filters use the one weighted tsvector (title A, skills and technologies B,
+ * benefits C, description D): job_titles match weight A, keywords B-D. Counting stops
+ * at COUNT_CAP matches; beyond it the total is the planner's estimate and the
+ * response says so (meta.count).
+ */
+import type { Db } from './db.ts'
+import { jobRecord, type JobRecord } from './jobs.ts'
+import { toTsquery, type TextQuery } from './query-syntax.ts'
+
+export const COUNT_CAP = 10_000
+
+export type PlaceFilter =
+  /** exact, on normalized names; a country also matches remote jobs scoped to it */
+  | { kind: 'strict'; city: string | null; region: string | null; country: string | null }
+  /** within `meters` of a point */
+  | { kind: 'radius'; lat: number; lng: number; meters: number }
+  /** inside [minLng, minLat, maxLng, maxLat] */
+  | { kind: 'box'; bbox: [number, number, number, number]; country: string | null }
+
+export type Range = { min?: number | null; max?: number | null }
+
+export type SearchFilters = {
+  titles?: TextQuery | null
+  keywords?: TextQuery | null
+  companyKeywords?: TextQuery | null
+  jobSlug?: string
+  locationTypes?: string[]
+  places?: PlaceFilter[]
+  experience?: string[]
+  yoe?: Range
+  includeNoYoe?: boolean
+  companyName?: string
+  companySlug?: string
+  salary?: Range
+  currency?: string
+  includeNoSalary?: boolean
+  jobTypes?: string[]
+  categories?: string[]
+  sizeBuckets?: string[]
+  jobBoards?: string[]
+  industries?: string[]
+  subindustries?: string[]
+  postedSince?: string
+  visa?: boolean
+  hideAgencies?: boolean
+}
+
+export type SortBy = 'relevance' | 'date_posted' | 'salary' | 'company' | 'yoe'
+
+export type SearchPage = { page: number; limit: number; sortBy: SortBy; sortOrder: 'asc' | 'desc' | null; raw: boolean }
+
+const present = <T>(v: T[] | undefined): v is T[] => Array.isArray(v) && v.length > 0
+
+function place(db: Db, p: PlaceFilter) {
+  if (p.kind === 'radius') {
+    return db`exists (
+      select 1 from job_locations l
+      where l.job_id = j.id and l.lat is not null
+        and earth_box(ll_to_earth(${p.lat}, ${p.lng}), ${p.meters}) @> ll_to_earth(l.lat, l.lng)
+        and earth_distance(ll_to_earth(${p.lat}, ${p.lng}), ll_to_earth(l.lat, l.lng)) <= ${p.meters})`
+  }
+  if (p.kind === 'box') {
+    const [minLng, minLat, maxLng, maxLat] = p.bbox
+    return db`(exists (
+      select 1 from job_locations l
+      where l.job_id = j.id and l.lat between ${minLat} and ${maxLat} and l.lng between ${minLng} and ${maxLng})
+      ${p.country ? db`or j.remote_countries @> array[${p.country}]::text[]` : db``})`
+  }
+  const exact = db`exists (
+    select 1 from job_locations l
+    where l.job_id = j.id
+      ${p.country ? db`and lower(l.country) = lower(${p.country})` : db``}
+      ${p.region ? db`and lower(l.region) = lower(${p.region})` : db``}
+      ${p.city ? db`and lower(l.city) = lower(${p.city})` : db``})`
+  // a remote job scoped to a country is in that country
+  return p.country && !p.region && !p.city ? db`(${exact} or j.remote_countries @> array[${p.country}]::text[])` : exact
+}
+
+/** Overlap of [min, max] with the job's range; `orMissing` keeps jobs that state none. */
+function rangeOverlap(db: Db, lo: string, hi: string, r: Range, orMissing: boolean) {
+  const min = r.min ?? null
+  const max = r.max ?? null
+  const cond = db`(${min}::numeric is null or coalesce(${db(hi)}, ${db(lo)}) >= ${min})
+              and (${max}::numeric is null or coalesce(${db(lo)}, ${db(hi)}) <= ${max})`
+  return orMissing ? db`((${db(lo)} is null and ${db(hi)} is null) or (${cond}))` : db`(${cond})`
+}
+
+export function whereClause(db: Db, f: SearchFilters) {
+  const conds = [db`not j.expired`]
+  const titles = f.titles ? toTsquery(db, f.titles, 'A') : null
+  const keywords = f.keywords ? toTsquery(db, f.keywords, 'BCD') : null
+  for (const q of [titles, keywords]) {
+    if (q?.include) conds.push(db`j.search_tsv @@ ${q.include}`)
+    if (q?.exclude) conds.push(db`not (j.search_tsv @@ ${q.exclude})`)
+  }
+  if (f.companyKeywords) {
+    const q = toTsquery(db, f.companyKeywords, 'AB')
+    if (q.include) conds.push(db`c.search_tsv @@ ${q.include}`)
+    if (q.exclude) conds.push(db`not (c.search_tsv @@ ${q.exclude})`)
+  }
+  if (f.jobSlug) conds.push(db`j.job_slug = ${f.jobSlug}`)
+  if (present(f.locationTypes)) conds.push(db`j.location_type = any(${f.locationTypes})`)
+  if (present(f.places)) {
+    conds.push(f.places.map((p) => place(db, p)).reduce((acc, p) => db`${acc} or ${p}`))
+    conds[conds.length - 1] = db`(${conds[conds.length - 1]})`
+  }
+  if (present(f.experience)) conds.push(db`j.experience_level = any(${f.experience})`)
+  if (f.yoe) conds.push(rangeOverlap(db, 'yoe_min', 'yoe_max', f.yoe, f.includeNoYoe ?? false))
+  else if (f.includeNoYoe === false) conds.push(db`(j.yoe_min is not null or j.yoe_max is not null)`)
+  if (f.companyName) conds.push(db`lower(c.name) = lower(${f.companyName})`)
+  if (f.companySlug) conds.push(db`c.slug = ${f.companySlug}`)
+  if (f.salary) {
+    const inCurrency = f.currency ? db`and j.salary_currency = ${f.currency.toUpperCase()}` : db``
+    const range = rangeOverlap(db, 'salary_annual_min', 'salary_annual_max', f.salary, false)
+    conds.push(
+      f.includeNoSalary
+        ? db`((j.salary_annual_min is null and j.salary_annual_max is null) or (${range} ${inCurrency}))`
+        : db`(${range} ${inCurrency})`,
+    )
+  } else if (f.currency) conds.push(db`(j.salary_currency = ${f.currency.toUpperCase()} ${f.includeNoSalary ? db`or j.salary_currency is null` : db``})`)
+  else if (f.includeNoSalary === false) conds.push(db`(j.salary_annual_min is not null or j.salary_annual_max is not null)`)
+  if (present(f.jobTypes)) conds.push(db`j.job_type = any(${f.jobTypes})`)
+  if (present(f.categories)) conds.push(db`j.job_categories && ${f.categories}::text[]`)
+  if (present(f.sizeBuckets)) conds.push(db`c.size_bucket = any(${f.sizeBuckets})`)
+  if (present(f.jobBoards)) conds.push(db`j.job_board = any(${f.jobBoards})`)
+  if (present(f.industries)) conds.push(db`c.industries && ${f.industries}::text[]`)
+  if (present(f.subindustries)) conds.push(db`c.subindustries && ${f.subindustries}::text[]`)
+  if (f.postedSince) conds.push(db`j.date_posted >= ${f.postedSince}::date`)
+  if (f.visa !== undefined) conds.push(f.visa ? db`j.visa_sponsored` : db`not coalesce(j.visa_sponsored, false)`)
+  if (f.hideAgencies) conds.push(db`not j.recruiter_agency and not c.is_recruiting_agency`)
+  return conds.reduce((acc, c) => db`${acc} and ${c}`)
+}
+
+/** ts_rank over the whole weighted vector: title (1.0) > skills (0.4) > benefits (0.2) > description (0.1). */
+function rankQuery(db: Db, f: SearchFilters) {
+  const parts = [f.titles && toTsquery(db, f.titles, 'A').include, f.keywords && toTsquery(db, f.keywords, 'BCD').include].filter(
+    (x): x is NonNullable<typeof x> => Boolean(x),
+  )
+  return parts.length ? parts.reduce((acc, p) => db`${acc} || ${p}`) : null
+}
+
+function orderBy(db: Db, sortBy: SortBy, order: 'asc' | 'desc' | null, hasRank: boolean) {
+  const dir = (fallback: 'asc' | 'desc') => ((order ?? fallback) === 'asc' ? db`asc` : db`desc`)
+  const d = order ?? 'desc'
+  switch (sortBy) {
+    case 'salary':
+      return db`coalesce(j.salary_annual_max, j.salary_annual_min) ${dir('desc')} nulls last, j.id ${dir('desc')}`
+    case 'company':
+      return db`lower(c.name) ${dir('asc')}, j.date_posted desc, j.id desc`
+    case 'yoe':
+      return db`coalesce(j.yoe_min, j.yoe_max) ${dir('asc')} nulls last, j.id ${dir('asc')}`
+    case 'date_posted':
+      return db`j.date_posted ${dir('desc')}, j.id ${dir('desc')}`
+    default:
+      // relevance; recency breaks ties, then id, so pages never repeat or skip
+      return hasRank
+        ? db`score ${d === 'asc' ? db`asc` : db`desc`}, j.date_posted desc, j.id desc`
+        : db`j.date_posted ${dir('desc')}, j.id ${dir('desc')}`
+  }
+}
+
+export type SearchResult = {
+  jobs: (JobRecord & { score: number })[]
+  total: number
+  companies: number
+  exact: boolean
+}
+
+export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
+  const where = whereClause(db, f)
+  const rank = rankQuery(db, f)
+  const score = rank ? db`ts_rank(j.search_tsv, ${rank})::float8` : db`1::float8`
+  const [jobs, [counted]] = await Promise.all([
+    db<(JobRecord & { score: number })[]>`
+      select ${jobRecord(db, { raw: p.raw })}, ${score} as score
+      from jobs j join companies c on c.id = j.company_id
+      where ${where}
+      order by ${orderBy(db, p.sortBy, p.sortOrder, rank !== null)}
+      limit ${p.limit} offset ${(p.page - 1) * p.limit}`,
+    countMatches(db, where),
+  ])
+  let total = counted.total
+  const exact = total <= COUNT_CAP
+  if (!exact) total = Math.max(COUNT_CAP + 1, await estimateMatches(db, where))
+  return { jobs, total, companies: counted.companies, exact }
+}
+
+/** Exact up to COUNT_CAP + 1; the caller knows it is a lower bound past the cap. */
+export async function countMatches(db: Db, where: ReturnType<typeof whereClause>) {
+  return db<{ total: number; companies: number }[]>`
+    select count(*)::int as total, count(distinct company_id)::int as companies
+    from (
+      select j.company_id from jobs j join companies c on c.id = j.company_id
+      where ${where}
+      limit ${COUNT_CAP + 1}
+    ) matched`
+}
+
+async function estimateMatches(db: Db, where: ReturnType<typeof whereClause>) {
+  const [row] = await db<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`
+    explain (format json) select 1 from jobs j join companies c on c.id = j.company_id where ${where}`
+  return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows'])
+}
