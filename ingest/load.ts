@@ -50,6 +50,17 @@ function companyRow(p: Posting): CompanyRow {
   }
 }
 
+/** Two postings of one company in a batch: what either tells us, the later one winning. */
+function mergeCompany(earlier: CompanyRow | undefined, later: CompanyRow): CompanyRow {
+  if (!earlier) return later
+  const merged = { ...earlier }
+  for (const [k, v] of Object.entries(later) as [keyof CompanyRow, unknown][]) {
+    const given = Array.isArray(v) ? v.length > 0 : v !== null && v !== false
+    if (given) (merged as Record<string, unknown>)[k] = v
+  }
+  return merged
+}
+
 function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date): JobRow {
   const s = p.salary
   const expired = p.valid_through !== null && new Date(p.valid_through) <= seenAt
@@ -118,7 +129,8 @@ export async function loadBatch(sql: Sql, postings: Posting[], seenAt: Date): Pr
 
 async function loadInTransaction(tx: Db, postings: Posting[], seenAt: Date): Promise<BatchCounts> {
   const counts: BatchCounts = { inserted: 0, updated: 0, duplicates: 0, unchanged: 0 }
-  const companies = new Map(postings.map((p) => [p.company.slug, companyRow(p)]))
+  const companies = new Map<string, CompanyRow>()
+  for (const p of postings) companies.set(p.company.slug, mergeCompany(companies.get(p.company.slug), companyRow(p)))
   const companyIds = await upsertCompanies(tx, [...companies.values()])
 
   const bySource = new Map(

@@ -50,6 +50,9 @@ export function parseSizeRange(v: unknown): { min: number | null; max: number | 
 export function sizeBucket(min: number | null, max: number | null): string | null {
   const n = max ?? min
   if (n === null || n <= 0) return null
+  // open-ended ("10000+"): the open bucket when it starts there, not the one that ends there
+  const open = BUCKETS.find((b) => b.max === Infinity)
+  if (max === null && open && n >= open.min) return open.name
   return (BUCKETS.find((b) => n >= b.min && n <= b.max) ?? BUCKETS.find((b) => b.max === Infinity && n > b.min) ?? null)?.name ?? null
 }
 
