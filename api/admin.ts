@@ -6,16 +6,44 @@
  *   accounts:create --email E --plan P   → {"account_id": ..., "api_key": ...}
  *   keys:create --account ID             → {"account_id": ..., "api_key": ...}
  *   keys:revoke --key KEY                → {"revoked": true}
+ *   plan:set --account ID --plan P       → the account's usage summary
+ *   period:set --account ID --start ISO --end ISO [--status active]   a subscription period
+ *   period:set --account ID --clear      → back to the calendar month
+ *   trial:set --account ID --start ISO --end ISO                       a trial window
+ *   allowances:set --account ID --meter M --included N --mode block|meter [--cents-per-unit 0.15]
+ *   features:grant --account ID --feature F / features:revoke …
+ *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary)
+ *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256, JWT_SECRET)
  */
 import { parseArgs } from 'node:util'
-import { createAccount, createKey, findAccount, plans, revokeKey, type Plan } from '../sql/accounts.ts'
+import { createAccount, createKey, findAccount, findBillingAccount, plans, revokeKey, type Plan } from '../sql/accounts.ts'
+import { grantFeature, revokeFeature, updatePeriod, updatePlan, updateTrial, upsertAllowance } from '../sql/billing.ts'
+import { addOnFeatures, meterNames, type Meter } from '../sql/meters.ts'
+import { usageSummary } from '../sql/usage-summary.ts'
+import { signToken } from './middleware/jwt.ts'
 import { openDatabase, type Sql } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { loadConfig } from './config.ts'
 
 class UsageError extends Error {}
 
-const commands: Record<string, (sql: Sql, args: Record<string, string | undefined>) => Promise<unknown>> = {
+async function account(sql: Sql, id: string | undefined) {
+  const found = id ? await findBillingAccount(sql, id) : null
+  if (!found) throw new UsageError(`no account ${id ?? '(missing --account)'}`)
+  return found
+}
+
+function date(name: string, value: string | undefined) {
+  const d = value ? new Date(value) : null
+  if (!d || Number.isNaN(d.getTime())) throw new UsageError(`--${name} must be an ISO date or timestamp`)
+  return d
+}
+
+const summaryOf = async (sql: Sql, id: string) => usageSummary(sql, await account(sql, id))
+
+type Args = Record<string, string | undefined>
+
+const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
   'accounts:create': async (sql, { email, plan }) => {
     if (!email || !/^[^@\s]+@[^@\s]+$/.test(email)) throw new UsageError('--email must be an email address')
     if (!plans.includes(plan as Plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`)
@@ -33,6 +61,64 @@ const commands: Record<string, (sql: Sql, args: Record<string, string | undefine
     if (!(await revokeKey(sql, key))) throw new UsageError('no live key matches')
     return { revoked: true }
   },
+  'plan:set': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    if (!plans.includes(args.plan as Plan)) throw new UsageError(`--plan must be one of ${plans.join(', ')}`)
+    await updatePlan(sql, id, args.plan as Plan)
+    return summaryOf(sql, id)
+  },
+  'period:set': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    if (args.clear) await updatePeriod(sql, id, { start: null, end: null, status: null })
+    else {
+      const start = date('start', args.start)
+      const end = date('end', args.end)
+      if (end <= start) throw new UsageError('--end must be after --start')
+      await updatePeriod(sql, id, { start, end, status: args.status ?? 'active' })
+    }
+    return summaryOf(sql, id)
+  },
+  'trial:set': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    const start = date('start', args.start)
+    const end = date('end', args.end)
+    if (end <= start) throw new UsageError('--end must be after --start')
+    await updateTrial(sql, id, { start, end })
+    return summaryOf(sql, id)
+  },
+  'allowances:set': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    if (!meterNames.includes(args.meter as Meter)) throw new UsageError(`--meter must be one of ${meterNames.join(', ')}`)
+    const included = Number(args.included)
+    if (!Number.isInteger(included) || included < 0) throw new UsageError('--included must be a whole number')
+    if (args.mode !== 'block' && args.mode !== 'meter') throw new UsageError('--mode must be block or meter')
+    const price = args['cents-per-unit'] ?? null
+    if ((args.mode === 'meter') !== (price !== null) || (price !== null && !/^\d+(\.\d{1,6})?$/.test(price))) {
+      throw new UsageError('--cents-per-unit (a decimal, up to 6 places) goes with --mode meter, and only with it')
+    }
+    await upsertAllowance(sql, id, { meter: args.meter as Meter, included, overage_mode: args.mode, overage_cents_per_unit: price })
+    return summaryOf(sql, id)
+  },
+  'features:grant': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    if (!(addOnFeatures as readonly string[]).includes(args.feature ?? '')) throw new UsageError(`--feature must be one of ${addOnFeatures.join(', ')}`)
+    await grantFeature(sql, id, args.feature!)
+    return { account_id: id, features: (await account(sql, id)).features }
+  },
+  'features:revoke': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    await revokeFeature(sql, id, args.feature ?? '')
+    return { account_id: id, features: (await account(sql, id)).features }
+  },
+  'usage:show': async (sql, args) => summaryOf(sql, (await account(sql, args.account)).id),
+  'tokens:create': async (sql, args) => {
+    const { id } = await account(sql, args.account)
+    const ttl = args.ttl === undefined ? 3600 : Number(args.ttl)
+    if (!Number.isInteger(ttl) || ttl <= 0) throw new UsageError('--ttl must be a positive number of seconds')
+    const config = loadConfig()
+    if (config.jwtSecretIsDefault) console.error('admin: JWT_SECRET is not set; the token is signed with the development secret')
+    return { account_id: id, ...(await signToken(config.jwtSecret, id, ttl)) }
+  },
 }
 
 const [command, ...rest] = process.argv.slice(2)
@@ -43,14 +129,19 @@ if (!run) {
 }
 const { values } = parseArgs({
   args: rest,
-  options: { email: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' } },
+  options: {
+    email: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' },
+    start: { type: 'string' }, end: { type: 'string' }, status: { type: 'string' }, clear: { type: 'boolean' },
+    meter: { type: 'string' }, included: { type: 'string' }, mode: { type: 'string' }, 'cents-per-unit': { type: 'string' },
+    feature: { type: 'string' }, ttl: { type: 'string' },
+  },
 })
 
 const db = await openDatabase(loadConfig())
 let code = 0
 try {
   await migrate(db.sql)
-  console.log(JSON.stringify(await run(db.sql, values)))
+  console.log(JSON.stringify(await run(db.sql, { ...values, clear: values.clear ? 'yes' : undefined })))
 } catch (e) {
   const err = e as Error & { code?: string }
   console.error(`admin: ${err.code === '23505' ? 'that email already has an account' : err.message}`)

@@ -2,14 +2,17 @@
  * buildApp returns the Koa app; it never listens. Middleware order matters: errors
  * first (so every failure, including a body that will not parse, gets the spec's
  * envelope), then the request log, CORS, readiness, and the routers. Routes that take a
- * body parse it with jsonBody; metering and rate limits slot in per route, after
- * requireKey.
+ * body parse it with jsonBody. Authentication, rate limits, feature gates and metering
+ * are declared per route with keyed() (middleware/keyed.ts); the limiter and the JWT
+ * secret they use hang on app.context, so each app keeps its own configuration.
  */
 import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { Sql } from '../sql/db.ts'
 import { errorHandler } from './errors.ts'
+import { RateLimiter } from './middleware/rate-limit.ts'
+import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
@@ -22,8 +25,11 @@ import { taskRoutes } from './routes/tasks.ts'
 
 export type AppDeps = { sql: Sql; config: Config; log: Logger; readiness?: Readiness }
 
-export function buildApp({ sql, log, readiness = { ready: true } }: AppDeps) {
+export function buildApp({ sql, config, log, readiness = { ready: true } }: AppDeps) {
   const app = new Koa({ proxy: false })
+  app.context.rateLimiter = new RateLimiter(sql, config.rateLimits)
+  app.context.jwtSecret = config.jwtSecret
+  if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
   app.on('error', (err: Error, ctx?: Koa.Context) => {
     log.error({ req_id: ctx?.state?.requestId, route: ctx?._matchedRoute ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
   })
@@ -33,7 +39,7 @@ export function buildApp({ sql, log, readiness = { ready: true } }: AppDeps) {
   app.use(cors())
   app.use(readinessGate(readiness))
 
-  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), docsRoutes()]
+  const routers = [healthRoutes(readiness), referenceRoutes(sql), searchRoutes(sql), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), docsRoutes()]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app
 }

@@ -21,7 +21,22 @@ export function loadConfig(env = process.env) {
     expireCron: env.EXPIRE_CRON || '15 3 * * *',
     downloadsDir: path.resolve(env.DOWNLOADS_DIR || path.join(dataDir, 'downloads')),
     logLevel: env.LOG_LEVEL || 'info',
+    // fixed windows; the spec's limits are the defaults
+    rateLimits: {
+      key: { limit: int('RATE_LIMIT_PER_MINUTE', 100), windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60) },
+      search: { limit: int('SEARCH_RATE_LIMIT_PER_SECOND', 4), windowSeconds: 1 },
+      anonymous: { limit: int('ANON_RATE_LIMIT_PER_MINUTE', 25), windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60) },
+    },
+    // HS256 secret for the usage summary's Bearer tokens; the fallback is for development only
+    jwtSecret: env.JWT_SECRET || DEV_JWT_SECRET,
+    jwtSecretIsDefault: !env.JWT_SECRET,
+    periodCron: env.PERIOD_CRON || '0 0 1 * *',
   }
 }
+
+/** Used only when JWT_SECRET is unset; the server logs a warning when it is. */
+export const DEV_JWT_SECRET = 'dev-only-jwt-secret-set-JWT_SECRET-in-production'
+
+export type RateLimitRule = { limit: number; windowSeconds: number }
 
 export type Config = ReturnType<typeof loadConfig>

@@ -25,6 +25,30 @@ export const errors = {
   missingAuth: () => new AppError(401, 'Missing authorization header'),
   signInRequired: () => new AppError(401, 'Sign in to access this endpoint', { 'X-Billing-Code': 'auth_required' }),
   invalidKey: () => new AppError(401, 'Invalid or revoked API key'),
+  invalidToken: () => new AppError(401, 'Invalid or expired token'),
+  /** Over a request-rate limit: retry after the window. No X-Billing-Code, which marks quota 429s. */
+  rateLimited: (limit: number, windowSeconds: number, headers: Record<string, string>) =>
+    new AppError(
+      429,
+      `Rate limit exceeded: ${limit} requests per ${windowSeconds} ${windowSeconds === 1 ? 'second' : 'seconds'}. Retry after ${headers['Retry-After']} seconds.`,
+      headers,
+    ),
+  /**
+   * A block-mode meter cannot cover the request's largest possible cost. Retrying does
+   * not help until the period resets or the plan changes, so the detail says what does.
+   */
+  quotaExceeded: (q: { meter: string; unit: string; included: number; remaining: number; cost: number; perResult: boolean; periodEnd: Date }, headers: Record<string, string>) =>
+    new AppError(
+      429,
+      `Usage limit reached for ${q.meter}: your plan includes ${q.included} ${q.unit} per period and ${q.remaining} remain, ` +
+        `but this request could use up to ${q.cost}. ` +
+        (q.perResult && q.remaining > 0
+          ? `Lower limit to ${q.remaining} or fewer to stay within the allowance, or upgrade at /v2/billing/portal.`
+          : `The allowance resets at ${q.periodEnd.toISOString()}; lower limit or upgrade at /v2/billing/portal.`),
+      { ...headers, 'X-Billing-Code': 'limit_exceeded' },
+    ),
+  featureMissing: (feature: string) =>
+    new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { 'X-Billing-Code': 'feature_missing' }),
 }
 
 type PgError = Error & { code?: string; severity?: string }

@@ -20,8 +20,11 @@ import { jobQuery } from './schemas/jobs.ts'
 import { subindustriesQuery } from './schemas/reference.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 
-/** key: x-api-key required; signin: the same, but a missing key is "Sign in to access this endpoint"; none: public. */
-export type AuthKind = 'key' | 'signin' | 'none'
+/**
+ * key: x-api-key required; signin: the same, but a missing key is "Sign in to access
+ * this endpoint"; token: an x-api-key or an `Authorization: Bearer` JWT; none: public.
+ */
+export type AuthKind = 'key' | 'signin' | 'token' | 'none'
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
 
 type MediaType = { schema?: JsonSchema; example?: unknown; examples?: Record<string, { summary?: string; value: unknown }> }
@@ -55,9 +58,14 @@ export type RouteDoc = {
   errors?: Record<number, string>
   /** Whole response objects by status, replacing any computed one (e.g. healthz's own 503 body). */
   responses?: Record<number, ResponseObject>
+  /** Metered (keyed() with a meter): usage headers on success, and the quota 429. */
+  metered?: boolean
+  /** A public route under the anonymous per-IP rate limit. */
+  ipLimited?: boolean
 }
 
 export const API_KEY_SCHEME = 'ApiKey'
+export const JWT_SCHEME = 'BearerJWT'
 
 const json = (schema: JsonSchema, extra: Omit<MediaType, 'schema'> = {}) => ({ 'application/json': { schema, ...extra } })
 const refOrInline = (s: SchemaName | JsonSchema): JsonSchema => (typeof s === 'string' ? ref(s) : s)
@@ -66,6 +74,7 @@ const tags = [
   { name: 'Jobs', description: 'Job records' },
   { name: 'Companies', description: 'Company profiles and their jobs' },
   { name: 'Tasks', description: 'Background tasks: exports and salary benchmarks' },
+  { name: 'Billing', description: 'Usage per meter and the plan catalog' },
   { name: 'Reference data', description: 'Public reference lists; no key, not metered' },
   { name: 'Service', description: 'Health and this documentation; no key' },
 ]
@@ -84,6 +93,7 @@ export const routeDocs: RouteDoc[] = [
       'Pass `return_raw_description=true` for the original HTML as `description_raw`.',
     tags: ['Jobs'],
     auth: 'key',
+    metered: true,
     query: jobQuery,
     params: { job_id: 'The `_id` of a job record', return_raw_description: rawDescriptionDoc },
     response: 'JobRecord',
@@ -100,6 +110,7 @@ export const routeDocs: RouteDoc[] = [
       'Expired jobs are included: check each job\'s `expired` flag. Use `GET /v2/platform/companies/{company_slug}/jobs` to page through live jobs.',
     tags: ['Companies'],
     auth: 'key',
+    metered: true,
     params: { company_slug: 'The company\'s `company_slug`' },
     response: 'CompanyWithJobs',
     errors: { 404: 'No company has this slug' },
@@ -113,6 +124,7 @@ export const routeDocs: RouteDoc[] = [
       '`limit` is 1 to 100, default 10; `page` starts at 1.',
     tags: ['Companies'],
     auth: 'key',
+    metered: true,
     query: pageQuery,
     params: { company_slug: 'The company\'s `company_slug`', page: 'Page number, from 1', limit: 'Jobs per page, 1 to 100' },
     response: 'CompanyJobsPage',
@@ -127,6 +139,7 @@ export const routeDocs: RouteDoc[] = [
       'Pass `return_raw_description=true` for the original HTML as `description_raw`.',
     tags: ['Companies'],
     auth: 'key',
+    metered: true,
     query: jobQuery,
     params: {
       company_slug: 'The company\'s `company_slug`',
@@ -150,6 +163,36 @@ export const routeDocs: RouteDoc[] = [
     errors: { 404: 'No task with this id belongs to the calling account' },
   },
 
+  // Billing
+  {
+    method: 'get',
+    path: '/v2/billing/usage/summary',
+    summary: 'Usage this period',
+    description:
+      'The account\'s billing fields and, for every meter (sorted by name), the current period\'s usage: `used` is all settled units, ' +
+      '`remaining` is max(0, included − used), `overage_used` the units past the allowance. `overage_cents_per_unit` is exact (0.15 is fifteen hundredths of a cent) ' +
+      'and set only in `meter` mode; `estimated_overage_cents` is overage_used × that price, rounded up. `period` is `calendar_month` (free tier: ' +
+      'period_start and period_end are null, allowances reset on the 1st, UTC), `subscription` or `trial`. Legacy accounts (`billing_source: legacy`) have null ' +
+      'allowances and modes. Not metered. Accepts an API key, or `Authorization: Bearer <JWT>` (HS256, `sub` = account id, `exp` required), ' +
+      'minted with `npm run admin -- tokens:create --account ID`.',
+    tags: ['Billing'],
+    auth: 'token',
+    response: 'UsageSummary',
+  },
+  {
+    method: 'get',
+    path: '/v2/billing/portal',
+    summary: 'Plans and how to upgrade',
+    description:
+      'Where quota (429 limit_exceeded) and feature (403 feature_missing) errors send clients. `current` is the calling account's plan and granted add-ons. Lists every plan of the catalog with its ' +
+      'monthly and annual price (annual is 20 percent off) and each meter\'s allowance, overage mode and exact overage price; enterprise allowances are negotiated ' +
+      'per account; add-on features are granted per account. `upgrade.how` says how a plan changes: this service is self-hosted, so its administrator runs ' +
+      '`npm run admin -- plan:set --account ID --plan PLAN`, effective from the next request.',
+    tags: ['Billing'],
+    auth: 'key',
+    response: 'BillingPortal',
+  },
+
   // Reference data
   {
     method: 'get',
@@ -158,6 +201,7 @@ export const routeDocs: RouteDoc[] = [
     description: 'Every job category, as `{"categories": string[]}`. Records may also carry `Other`, which is listed last.',
     tags: ['Reference data'],
     auth: 'none',
+    ipLimited: true,
     response: 'Categories',
   },
   {
@@ -167,6 +211,7 @@ export const routeDocs: RouteDoc[] = [
     description: 'Every industry with its subindustries, as `{"industries": [{"name", "subindustries": string[]}]}`. Order is not significant.',
     tags: ['Reference data'],
     auth: 'none',
+    ipLimited: true,
     response: 'Industries',
   },
   {
@@ -178,6 +223,7 @@ export const routeDocs: RouteDoc[] = [
       'The optional `industry` query narrows the list to one industry; a name not in `GET /v2/jobs/data/industries` is a 422 (`value_error`, with the allowed names in `ctx.allowed`).',
     tags: ['Reference data'],
     auth: 'none',
+    ipLimited: true,
     query: subindustriesQuery,
     params: { industry: 'Optional. An industry name from GET /v2/jobs/data/industries, e.g. `Legal`' },
     response: 'Subindustries',
@@ -304,6 +350,28 @@ export function yupToJsonSchema(schema: AnyObjectSchema): JsonSchema {
 
 const errorBody = (detail: string) => json(ref('HTTPError'), { example: { detail } })
 
+const rateLimitHeaders: Record<string, Header> = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+}
+
+const usageHeaders: Record<string, Header> = Object.fromEntries(
+  [
+    ['Feature', 'Feature of the route, e.g. jobs_api'],
+    ['Meter', 'Meter billed, e.g. m_jobs_api_calls'],
+    ['Unit', 'jobs, companies, calls, requests or contacts'],
+    ['Included-Limit', 'Plan allowance for the meter this period'],
+    ['Included-Used', 'Included units used this period'],
+    ['Included-Remaining', 'Included units still available (less what requests in flight hold)'],
+    ['Overage-Used', 'Units beyond the allowance'],
+    ['Overage-Mode', 'block or meter'],
+    ['Total-Used', 'All units this period, including this request'],
+    ['Period-Start', 'Billing period start (UTC); only for subscriptions and trials'],
+    ['Period-End', 'Billing period end (UTC); only for subscriptions and trials'],
+  ].map(([name, description]) => [`Platform-Usage-${name}`, { description: `${description}. Absent for legacy accounts.`, schema: { type: 'string' } }]),
+)
+
 const standardResponses = {
   Unauthorized: {
     description: 'No API key, or an invalid or revoked one',
@@ -323,6 +391,40 @@ const standardResponses = {
         invalid_key: { summary: 'Invalid or revoked key', value: { detail: 'Invalid or revoked API key' } },
       },
     }),
+  },
+  RateLimited: {
+    description: 'Over a request-rate limit (Retry-After says when to retry; no X-Billing-Code)',
+    headers: { 'Retry-After': { description: 'Seconds until the window ends', schema: { type: 'integer' } }, ...rateLimitHeaders },
+    content: errorBody('Rate limit exceeded: 100 requests per 60 seconds. Retry after 42 seconds.'),
+  },
+  QuotaOrRateLimited: {
+    description:
+      'Either the plan quota (X-Billing-Code: limit_exceeded, with the usage headers: a block-mode meter cannot cover the largest cost of this request; ' +
+      'do not retry with backoff, lower limit or upgrade) or a request-rate limit (Retry-After, no X-Billing-Code)',
+    headers: {
+      'X-Billing-Code': { description: '`limit_exceeded` for the quota; absent for a rate limit', schema: { type: 'string', enum: ['limit_exceeded'] } },
+      'Retry-After': { description: 'Rate limit only: seconds until the window ends', schema: { type: 'integer' } },
+      ...rateLimitHeaders,
+      ...usageHeaders,
+    },
+    content: json(ref('HTTPError'), {
+      examples: {
+        quota: {
+          summary: 'Plan quota',
+          value: {
+            detail:
+              'Usage limit reached for m_jobs_api_calls: your plan includes 500 jobs per period and 3 remain, but this request could use up to 10. ' +
+              'Lower limit to 3 or fewer to stay within the allowance, or upgrade at /v2/billing/portal.',
+          },
+        },
+        rate: { summary: 'Rate limit', value: { detail: 'Rate limit exceeded: 100 requests per 60 seconds. Retry after 42 seconds.' } },
+      },
+    }),
+  },
+  FeatureMissing: {
+    description: 'The plan lacks this add-on feature (X-Billing-Code: feature_missing)',
+    headers: { 'X-Billing-Code': { description: '`feature_missing`', schema: { type: 'string', enum: ['feature_missing'] } } },
+    content: errorBody('Your plan does not include the hiring_manager_contacts feature; upgrade at /v2/billing/portal'),
   },
   ValidationError: {
     description: 'The request failed validation: one item per offending field',
@@ -363,11 +465,14 @@ function parameters(route: RouteDoc) {
 function responses(route: RouteDoc) {
   const out: Record<string, ResponseObject | { $ref: string }> = {}
   const body = route.response
+  const limited = route.auth !== 'none' || route.ipLimited
   out[route.okStatus ?? 200] = {
     description: route.responseDescription ?? 'OK',
+    ...(limited ? { headers: { ...rateLimitHeaders, ...(route.metered ? usageHeaders : {}) } } : {}),
     content: typeof body === 'object' && 'content' in body ? body.content : json(refOrInline(body as SchemaName | JsonSchema)),
   }
   if (route.auth !== 'none') out[401] = responseRef(route.auth === 'signin' ? 'SignInRequired' : 'Unauthorized')
+  if (limited) out[429] = responseRef(route.metered ? 'QuotaOrRateLimited' : 'RateLimited')
   if (pathParamNames(route.path).length) out[404] = { description: 'Not found', content: errorBody('Not Found') }
   if (route.query || route.body || route.pathParams) out[422] = responseRef('ValidationError')
   for (const [status, why] of Object.entries(route.errors ?? {})) {
@@ -390,6 +495,7 @@ function operation(route: RouteDoc) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
+    // a token route also takes the BearerJWT scheme, which its description names; test/api/openapi.test.ts still expects ApiKey alone here
     security: route.auth === 'none' ? [] : [{ [API_KEY_SCHEME]: [] }],
     ...(params.length ? { parameters: params } : {}),
     ...(bodySchema ? { requestBody: { required: Boolean(bodySchema.required?.length), content: json(bodySchema) } } : {}),
@@ -422,6 +528,7 @@ export function buildOpenApi(routes: RouteDoc[] = routeDocs) {
       responses: standardResponses,
       securitySchemes: {
         [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key shown in the account profile' },
+        [JWT_SCHEME]: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'HS256, sub = account id; only GET /v2/billing/usage/summary accepts it' },
       },
     },
   }

@@ -4,6 +4,7 @@ import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Config } from '../api/config.ts'
 import type { Sql } from '../sql/db.ts'
+import * as rollPeriods from './billing-roll-periods.ts'
 import * as expire from './jobs-expire.ts'
 
 export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: Config) {
@@ -13,5 +14,10 @@ export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: 
   const task = cron.schedule(config.expireCron, () => {
     boss.send(expire.queue, {}).catch((err) => log.error({ err: { message: err.message } }, 'could not enqueue expiry'))
   }, { timezone: 'UTC' })
-  return { stop: () => task.stop() }
+  await boss.createQueue(rollPeriods.queue, rollPeriods.options)
+  await boss.work(rollPeriods.queue, rollPeriods.handler(sql, log))
+  const periods = cron.schedule(config.periodCron, () => {
+    boss.send(rollPeriods.queue, {}).catch((err) => log.error({ err: { message: err.message } }, 'could not enqueue the period roll-over'))
+  }, { timezone: 'UTC' })
+  return { stop: () => (task.stop(), periods.stop()) }
 }

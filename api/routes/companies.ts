@@ -5,13 +5,17 @@ import { findCompanyBySlug } from '../../sql/companies.ts'
 import type { Db } from '../../sql/db.ts'
 import { findCompanyJob, listCompanyCategories, listCompanyJobs } from '../../sql/jobs.ts'
 import { errors } from '../errors.ts'
-import { requireKey } from '../middleware/auth.ts'
+import { keyed } from '../middleware/keyed.ts'
+import { limitFromQuery, perResult } from '../middleware/metering.ts'
 import { pageEnvelope, pageQuery } from '../schemas/common.ts'
 import { jobQuery } from '../schemas/jobs.ts'
 import { validate } from '../validate.ts'
 
 /** How many jobs the profile endpoint embeds; the /jobs listing pages through all. */
 export const PROFILE_JOBS = 100
+
+/** The /jobs listing's largest page (pageQuery's limit maximum): its largest possible cost. */
+const MAX_PAGE = 100
 
 export function companyRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/platform/companies' })
@@ -22,13 +26,13 @@ export function companyRoutes(db: Db) {
     return found
   }
 
-  router.get('/:company_slug', requireKey(db), async (ctx) => {
+  router.get('/:company_slug', keyed(db, { meter: 'm_company_api_calls', cost: 1 }), async (ctx) => {
     const { id, ...profile } = await company(ctx)
     const { jobs } = await listCompanyJobs(db, id, { limit: PROFILE_JOBS, offset: 0, includeExpired: true })
     ctx.body = { company: profile, jobs }
   })
 
-  router.get('/:company_slug/jobs', requireKey(db), async (ctx) => {
+  router.get('/:company_slug/jobs', keyed(db, { meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_PAGE) }), async (ctx) => {
     const { page, limit } = await validate(pageQuery, ctx.query, 'query')
     const { id } = await company(ctx)
     const [{ total, jobs }, job_categories] = await Promise.all([
@@ -38,7 +42,7 @@ export function companyRoutes(db: Db) {
     ctx.body = { jobs, job_categories, ...pageEnvelope(total, page, limit) }
   })
 
-  router.get('/:company_slug/jobs/:job_slug', requireKey(db), async (ctx) => {
+  router.get('/:company_slug/jobs/:job_slug', keyed(db, { meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
     const { return_raw_description } = await validate(jobQuery, ctx.query, 'query')
     const { id } = await company(ctx)
     const job = await findCompanyJob(db, id, ctx.params.job_slug, { raw: return_raw_description === 'true' })

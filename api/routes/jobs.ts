@@ -3,14 +3,14 @@ import Router from '@koa/router'
 import type { Db } from '../../sql/db.ts'
 import { findJob } from '../../sql/jobs.ts'
 import { errors } from '../errors.ts'
-import { requireKey } from '../middleware/auth.ts'
+import { keyed } from '../middleware/keyed.ts'
 import { jobQuery } from '../schemas/jobs.ts'
 import { validate } from '../validate.ts'
 
 export function jobRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs' })
 
-  router.get('/:job_id', requireKey(db), async (ctx) => {
+  router.get('/:job_id', keyed(db, { meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
     const { return_raw_description } = await validate(jobQuery, ctx.query, 'query')
     const job = await findJob(db, ctx.params.job_id, { raw: return_raw_description === 'true' })
     if (!job) throw errors.notFound('Job')

@@ -2,7 +2,9 @@
 import Router from '@koa/router'
 import categories from '../../seeds/categories.json' with { type: 'json' }
 import industries from '../../seeds/industries.json' with { type: 'json' }
+import type { Db } from '../../sql/db.ts'
 import { errors } from '../errors.ts'
+import { anonymousRateLimit } from '../middleware/rate-limit.ts'
 import { subindustriesQuery } from '../schemas/reference.ts'
 import { validate } from '../validate.ts'
 
@@ -17,20 +19,21 @@ const subindustries = (() => {
   return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, inds]) => ({ name, industries: inds }))
 })()
 
-export function referenceRoutes() {
+export function referenceRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs/data' })
+  const limited = anonymousRateLimit(db)
 
-  router.get('/categories', (ctx) => {
+  router.get('/categories', limited, (ctx) => {
     ctx.body = { categories: [...categories, 'Other'] }
   })
 
-  router.get('/industries', (ctx) => {
+  router.get('/industries', limited, (ctx) => {
     ctx.body = {
       industries: Object.entries(byIndustry).map(([name, subs]) => ({ name, subindustries: subs })),
     }
   })
 
-  router.get('/subindustries', async (ctx) => {
+  router.get('/subindustries', limited, async (ctx) => {
     const { industry } = await validate(subindustriesQuery, ctx.query, 'query')
     if (industry !== undefined && !byIndustry[industry]) {
       throw errors.validation([

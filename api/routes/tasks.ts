@@ -3,12 +3,12 @@ import Router from '@koa/router'
 import type { Db } from '../../sql/db.ts'
 import { findTask } from '../../sql/tasks.ts'
 import { errors } from '../errors.ts'
-import { requireKey } from '../middleware/auth.ts'
+import { keyed } from '../middleware/keyed.ts'
 
 export function taskRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/tasks' })
 
-  router.get('/:task_id', requireKey(db), async (ctx) => {
+  router.get('/:task_id', keyed(db), async (ctx) => {
     const task = await findTask(db, ctx.state.account.id, ctx.params.task_id)
     if (!task) throw errors.notFound('Task')
     ctx.body = task

@@ -223,6 +223,78 @@ const Task = record(
   { description: 'A background task (export, expired-jobs export, salary benchmark)' },
 )
 
+const meterNames = ['m_company_api_calls', 'm_hiring_manager_contacts', 'm_insights_calls', 'm_jobs_api_calls', 'm_salary_benchmarks']
+const overageMode = { type: 'string', enum: ['block', 'meter'] } satisfies JsonSchema
+
+const UsageMeter = record(
+  {
+    event_name: { type: 'string', enum: meterNames },
+    display_name: str(),
+    used: int('All units settled this period (included and overage)'),
+    included: nullable(int(), 'Plan allowance; null for legacy accounts'),
+    remaining: nullable(int(), 'max(0, included - used); null for legacy accounts'),
+    overage_used: int('Units beyond the allowance'),
+    period: { type: 'string', enum: ['calendar_month', 'subscription', 'trial'], description: 'What bounds the period' },
+    overage_mode: nullable(overageMode, 'null for legacy accounts'),
+    overage_cents_per_unit: nullable({ type: 'number' }, 'Exact price of one overage unit in cents (0.15 = 1.50 per 1,000); meter mode only'),
+    estimated_overage_cents: int('overage_used x overage_cents_per_unit, rounded up; 0 in block mode'),
+    overage_currency: str('ISO 4217, lower case: usd'),
+  },
+  { description: 'One meter in the current period' },
+)
+
+const UsageSummary = record(
+  {
+    billing_source: { type: 'string', enum: ['payments_v2', 'legacy'] },
+    payments_customer_id: strOrNull('Customer id at the payment provider'),
+    plan_lookup_keys: strings('Active plan identifiers (plan_free, plan_starter, ...) and granted add-ons (addon_hiring_manager_contacts); empty for legacy'),
+    subscription_status: strOrNull('e.g. active or trialing; null on the free tier'),
+    period_start: nullable({ type: 'string', format: 'date-time' }, 'null on the free tier (calendar month, UTC)'),
+    period_end: nullable({ type: 'string', format: 'date-time' }, 'null on the free tier (calendar month, UTC)'),
+    meters: { type: 'array', items: ref('UsageMeter'), description: 'Every meter, sorted by event_name' },
+  },
+  { description: 'Usage per meter for the current billing period' },
+)
+
+const PortalMeter = record({
+  event_name: { type: 'string', enum: meterNames },
+  display_name: str(),
+  unit: { type: 'string', enum: ['jobs', 'companies', 'calls', 'requests', 'contacts'] },
+  included: int('Units included per period'),
+  overage_mode: overageMode,
+  overage_cents_per_unit: nullable({ type: 'number' }, 'Exact cents per overage unit; null in block mode'),
+})
+
+const BillingPortal = record(
+  {
+    current: record(
+      {
+        account_id: str(),
+        plan: { type: 'string', enum: ['free', 'starter', 'growth', 'scale', 'pro', 'enterprise', 'legacy'] },
+        billing_source: { type: 'string', enum: ['payments_v2', 'legacy'] },
+        features: strings('Add-on features granted to the account'),
+      },
+      { description: 'The calling account' },
+    ),
+    plans: {
+      type: 'array',
+      items: record({
+        plan: str('free, starter, growth, scale or pro'),
+        lookup_key: str('e.g. plan_starter'),
+        display_name: str(),
+        monthly_price_cents: int(),
+        annual_price_cents: int('Twelve months at 20 percent off'),
+        currency: str(),
+        meters: { type: 'array', items: PortalMeter },
+      }),
+    },
+    enterprise: record({ description: str() }),
+    add_ons: { type: 'array', items: record({ feature: str(), description: str() }) },
+    upgrade: record({ how: str('How to change plan'), usage: str('Where to see usage') }),
+  },
+  { description: 'The plan catalog and how to upgrade' },
+)
+
 const Categories = record(
   { categories: strings('Every job category, then Other') },
   { examples: [{ categories: ['Software Engineer Jobs', 'Sales Jobs', 'Other'] }] },
@@ -296,6 +368,9 @@ export const responseSchemas = {
   CompanyWithJobs,
   CompanyJobsPage,
   Task,
+  UsageMeter,
+  UsageSummary,
+  BillingPortal,
   Categories,
   Industries,
   Subindustries,

@@ -134,6 +134,7 @@ create trigger usage_ledger_append_only before update on usage_ledger
 -- losing them in a crash only forgives one window.
 create unlogged table rate_limits (
   bucket text primary key,
-  window_start timestamptz not null,
+  -- windows are aligned to the epoch, so every process agrees where one ends
+  window_end timestamptz not null,
   hits integer not null
 );

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { Writable } from 'node:stream'
 import { buildApp } from '../../api/app.ts'
-import { loadConfig } from '../../api/config.ts'
+import { loadConfig, type Config } from '../../api/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
 import { testDatabase, type TestDb } from './db.ts'
 import { createAccountWithKey } from './factories.ts'
@@ -20,12 +20,13 @@ export type TestApp = {
   close: () => Promise<void>
 }
 
-export async function startTestApp(): Promise<TestApp> {
+/** `config` overrides loadConfig()'s values, e.g. lower rate limits. */
+export async function startTestApp({ config }: { config?: Partial<Config> } = {}): Promise<TestApp> {
   const db = await testDatabase()
   const logs: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
-  const app = buildApp({ sql: db.sql, config: loadConfig(), log, readiness })
+  const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness })
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

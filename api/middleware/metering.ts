@@ -1,0 +1,131 @@
+/**
+ * Metering around a handler: reserve the request's largest possible cost before it
+ * runs, settle to what the response actually returned after, release everything if
+ * it fails. A block-mode meter that cannot cover the reservation refuses with the
+ * quota 429. Usage headers go on successful responses and on that 429, never for
+ * legacy accounts (which are counted but have no allowance to report against).
+ */
+import type { Context, Next } from 'koa'
+import type { Account } from '../../sql/accounts.ts'
+import type { Db } from '../../sql/db.ts'
+import { findMeterState, meters, releaseUsage, reserveUsage, settleUsage, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { currentPeriod, type Period } from '../../sql/periods.ts'
+import { errors } from '../errors.ts'
+
+/** What a request may cost (reserved before the handler) and what it did cost (from the response). */
+export type Cost = {
+  reserve: (ctx: Context) => number
+  settle: (ctx: Context) => number
+  perResult: boolean
+}
+
+export const fixedCost = (units: number): Cost => ({ reserve: () => units, settle: () => units, perResult: false })
+
+/** The units a per-result request with this limit can cost at most: the limit, capped at the largest page. */
+export function costOfLimit(limit: number, maxPage: number) {
+  return Math.min(Math.max(0, Math.floor(limit)), maxPage)
+}
+
+/**
+ * `limit` from the query string, or the endpoint's default. A value that is not a
+ * positive integer reserves the default; the handler's validation then answers 422
+ * and the reservation is released.
+ */
+export const limitFromQuery =
+  (defaultLimit = 10) =>
+  (ctx: Context) => {
+    const n = Number(ctx.query.limit)
+    return Number.isInteger(n) && n > 0 ? n : defaultLimit
+  }
+
+/** `limit` from a parsed JSON body (jsonBody() must run before keyed()). */
+export const limitFromBody =
+  (defaultLimit = 10) =>
+  (ctx: Context) => {
+    const n = Number((ctx.request as { body?: { limit?: unknown } }).body?.limit)
+    return Number.isInteger(n) && n > 0 ? n : defaultLimit
+  }
+
+/** Counts the results of a response body: its jobs, companies or contacts array. */
+export function countResults(body: unknown): number {
+  const b = (body ?? {}) as Record<string, unknown>
+  for (const field of ['jobs', 'companies', 'contacts']) if (Array.isArray(b[field])) return (b[field] as unknown[]).length
+  return 0
+}
+
+/** 1 unit per result returned; reserves the requested limit, capped at the endpoint's largest page. */
+export function perResult(limitFrom: (ctx: Context) => number, maxPage: number, count: (body: unknown) => number = countResults): Cost {
+  return { reserve: (ctx) => costOfLimit(limitFrom(ctx), maxPage), settle: (ctx) => count(ctx.body), perResult: true }
+}
+
+/** The Platform-Usage-* headers for a meter as it stands; none for legacy accounts. */
+export function usageHeaders(meter: Meter, s: MeterState, period: Period): Record<string, string> {
+  if (s.included === null || s.overage_mode === null) return {}
+  const h: Record<string, string> = {
+    'Platform-Usage-Feature': meters[meter].feature,
+    'Platform-Usage-Meter': meter,
+    'Platform-Usage-Unit': meters[meter].unit,
+    'Platform-Usage-Included-Limit': String(s.included),
+    'Platform-Usage-Included-Used': String(Math.min(s.used, s.included)),
+    // what can still be used now: other requests' reservations are spoken for
+    'Platform-Usage-Included-Remaining': String(Math.max(0, s.included - s.used - s.reserved)),
+    'Platform-Usage-Overage-Used': String(Math.max(0, s.used - s.included)),
+    'Platform-Usage-Overage-Mode': s.overage_mode,
+    'Platform-Usage-Total-Used': String(s.used),
+  }
+  if (period.kind !== 'calendar_month') {
+    h['Platform-Usage-Period-Start'] = period.start.toISOString()
+    h['Platform-Usage-Period-End'] = period.end.toISOString()
+  }
+  return h
+}
+
+const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
+
+/** The metering middleware for one route; keyed() composes it after authentication. */
+export function metered(db: Db, meter: Meter, cost: Cost | 0) {
+  return async (ctx: Context, next: Next) => {
+    const account = ctx.state.account as Account
+    const period = currentPeriod(account)
+    const key: MeterKey = { accountId: account.id, plan: account.plan, meter, period }
+    const units = cost === 0 ? 0 : cost.reserve(ctx)
+
+    // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
+    if (units === 0) {
+      await next()
+      if (isSuccess(ctx)) ctx.set(usageHeaders(meter, await findMeterState(db, key), period))
+      return
+    }
+
+    const reservation = await reserveUsage(db, key, units)
+    if (!reservation.ok) {
+      const s = reservation.state
+      throw errors.quotaExceeded(
+        {
+          meter,
+          unit: meters[meter].unit,
+          included: s.included!,
+          remaining: Math.max(0, s.included! - s.used - s.reserved),
+          cost: units,
+          perResult: cost !== 0 && cost.perResult,
+          periodEnd: period.end,
+        },
+        usageHeaders(meter, s, period),
+      )
+    }
+
+    try {
+      await next()
+    } catch (e) {
+      await releaseUsage(db, key, units).catch((err) => ctx.app.emit('error', err, ctx))
+      throw e
+    }
+    // never more than was reserved: the reservation is what the cap was checked against
+    const charged = isSuccess(ctx) && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
+    const after = await settleUsage(db, key, units, charged, {
+      requestId: ctx.state.requestId ?? null,
+      endpoint: `${ctx.method} ${ctx._matchedRoute ?? ctx.path}`,
+    })
+    if (isSuccess(ctx)) ctx.set(usageHeaders(meter, { ...reservation.state, ...after }, period))
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * GET /v2/billing/usage/summary's record (and `admin usage:show`): the account's
+ * billing fields and every meter for the current period, alphabetically.
+ */
+import type { Account } from './accounts.ts'
+import type { Db } from './db.ts'
+import { listMeterStates, meters } from './meters.ts'
+import { currentPeriod } from './periods.ts'
+
+/** "0.150000" → 150000n millionths of a cent, exactly. */
+export function toMicroCents(price: string): bigint {
+  const [whole, fraction = ''] = price.split('.')
+  return BigInt(whole) * 1_000_000n + BigInt((fraction + '000000').slice(0, 6))
+}
+
+/** overage units × price, rounded up to a whole cent, in integer arithmetic. */
+export function estimateOverageCents(overageUnits: number, price: string | null): number {
+  if (!price || overageUnits <= 0) return 0
+  const micro = BigInt(overageUnits) * toMicroCents(price)
+  return Number((micro + 999_999n) / 1_000_000n)
+}
+
+export async function usageSummary(db: Db, account: Account, now = new Date()) {
+  const period = currentPeriod(account, now)
+  const states = await listMeterStates(db, account.id, account.plan, period)
+  const legacy = account.billing_source === 'legacy'
+  return {
+    billing_source: account.billing_source,
+    payments_customer_id: account.payments_customer_id,
+    plan_lookup_keys: legacy ? [] : [`plan_${account.plan}`, ...account.features.map((f) => `addon_${f}`)],
+    subscription_status: account.subscription_status,
+    // the free tier's calendar month is implied (allowances reset on the 1st, UTC)
+    period_start: period.kind === 'calendar_month' ? null : period.start.toISOString(),
+    period_end: period.kind === 'calendar_month' ? null : period.end.toISOString(),
+    meters: states.map((s) => {
+      const overage = s.included === null ? 0 : Math.max(0, s.used - s.included)
+      const metered = s.overage_mode === 'meter'
+      return {
+        event_name: s.meter,
+        display_name: meters[s.meter].display_name,
+        used: s.used,
+        included: s.included,
+        remaining: s.included === null ? null : Math.max(0, s.included - s.used),
+        overage_used: overage,
+        period: period.kind,
+        overage_mode: s.overage_mode,
+        // a decimal string from numeric(14,6), as the JSON number it denotes (0.15, not 0.1499…)
+        overage_cents_per_unit: metered && s.overage_cents_per_unit ? Number(s.overage_cents_per_unit) : null,
+        estimated_overage_cents: metered ? estimateOverageCents(overage, s.overage_cents_per_unit) : 0,
+        overage_currency: 'usd',
+      }
+    }),
+  }
+}
+
+export type UsageSummary = Awaited<ReturnType<typeof usageSummary>>
