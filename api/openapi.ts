@@ -17,6 +17,8 @@ import pkg from '../package.json' with { type: 'json' }
 import { PROFILE_JOBS } from './routes/companies.ts'
 import { pageQuery } from './schemas/common.ts'
 import { jobQuery } from './schemas/jobs.ts'
+import { jobSearchBody, jobSearchQuery, MAX_DEPTH, MAX_LIMIT } from './schemas/search.ts'
+import { LIST_PARAMS } from './routes/search.ts'
 import { subindustriesQuery } from './schemas/reference.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 
@@ -82,8 +84,65 @@ const tags = [
 const rawDescriptionDoc =
   'Optional. The string `true` adds `description_raw` (the original HTML from the source) to the record; `false` or absent leaves it out. Any other value is a 422.'
 
+const searchDoc = [
+  'Lexical search over live jobs with the shared filter set. Every field is optional; filters combine with AND.',
+  '',
+  '**Query syntax** of `job_titles` (matched against titles), `keywords` (description, skills, technologies, benefits) and `company_keywords` (company name, description, services):',
+  'each array element is one expression, and the elements that include something are OR-ed. Inside an expression, `"quoted phrase"` matches the words in that order;',
+  'words side by side must all appear (`AND` may be written out); a leading minus (`-word`, `-"phrase"`) excludes. An element that is only exclusions applies to the whole',
+  'result: `["engineer", "-intern"]` is titles with engineer and none with intern. Words are stemmed (engineer matches engineers); case and punctuation do not matter; an unbalanced quote is plain text.',
+  '',
+  '**Geo**: each `geo_locations` entry is resolved with the ingest gazetteer. `geofilter_params` is one object for all entries or a list, one per entry. `strict`: exact city/region/country;',
+  '`weak`: within `radius` (`unit` mi, km or degrees; default 25 mi) of the place; `box`: inside the place\'s bounding box, or a square of the radius around a city; `auto` (default): strict for',
+  'country-only or region-only entries, weak for cities. A remote job scoped to a country matches that country. A field named `locations` is ignored.',
+  '',
+  '**Aliases**: `On-site` = `In-Person`; `Contract` matches `Contract / Temporary`; `job_type` is accepted as well as `job_types`. Unknown `industry`/`sub_industry` values are a 422 naming the field.',
+  '`salary` {min, max} compares annualized amounts, in `currency` when given; `yoe` {min, max} overlaps the job\'s range; `include_no_salary`/`include_yoe` (strings) keep jobs that state none.',
+  '`date_posted` and `days_ago` mean on or after. String flags must be the strings `"true"` or `"false"`; a JSON boolean is a 422 (string_type).',
+  '',
+  `**Sorting**: \`relevance\` (default; text rank with title > skills and technologies > description, recency breaking ties; date when there is no text), \`date_posted\`, \`salary\`, \`company\`, \`yoe\`, each \`asc\` or \`desc\`. An unknown sort_by is ignored. The order is stable across pages.`,
+  `**Paging**: \`limit\` 1 to ${MAX_LIMIT} (default 10), \`page\` from 1, and page × limit at most ${MAX_DEPTH}. total_count is exact up to 2,000 and estimated beyond (meta.count says which).`,
+].join('\n')
+
 export const routeDocs: RouteDoc[] = [
   // Jobs
+  {
+    method: 'post',
+    path: '/v2/jobs/search',
+    summary: 'Search jobs',
+    description: searchDoc,
+    tags: ['Jobs'],
+    auth: 'key',
+    body: jobSearchBody,
+    response: 'JobSearchPage',
+  },
+  {
+    method: 'get',
+    path: '/v2/jobs/search',
+    summary: 'Search jobs with URL parameters',
+    description:
+      'The same search and response as `POST /v2/jobs/search`, with the filters as URL parameters. ' +
+      `Lists are repeated parameters (\`job_titles=engineer&job_titles=designer\`); nothing is split on commas. These take lists: ${LIST_PARAMS.join(', ')}. ` +
+      'Ranges are `salary_min`, `salary_max`, `yoe_min`, `yoe_max`. `geo_locations` is free text, one place per parameter ' +
+      '(`geo_locations=Berlin, Germany`, `geo_locations=Austin, TX`, `geo_locations=Germany`), resolved with the same gazetteer as ingest; ' +
+      '`geo_mode`, `geo_radius` and `geo_unit` are the geofilter_params. Every other field keeps its name.',
+    tags: ['Jobs'],
+    auth: 'key',
+    query: jobSearchQuery,
+    response: 'JobSearchPage',
+  },
+  {
+    method: 'post',
+    path: '/v2/jobs/estimate',
+    summary: 'Size a search (free)',
+    description:
+      'A dry run of `POST /v2/jobs/search` with the same body: the would-be `total_count` and `company_count`, and the units a search ' +
+      '(this page and limit) or an export (this limit) would cost. It costs 0 and keeps working when the jobs meter is at its cap.',
+    tags: ['Jobs'],
+    auth: 'key',
+    body: jobSearchBody,
+    response: 'JobEstimate',
+  },
   {
     method: 'get',
     path: '/v2/jobs/:job_id',
@@ -184,7 +243,7 @@ export const routeDocs: RouteDoc[] = [
     path: '/v2/billing/portal',
     summary: 'Plans and how to upgrade',
     description:
-      'Where quota (429 limit_exceeded) and feature (403 feature_missing) errors send clients. `current` is the calling account's plan and granted add-ons. Lists every plan of the catalog with its ' +
+      'Where quota (429 limit_exceeded) and feature (403 feature_missing) errors send clients. `current` is the calling account\'s plan and granted add-ons. Lists every plan of the catalog with its ' +
       'monthly and annual price (annual is 20 percent off) and each meter\'s allowance, overage mode and exact overage price; enterprise allowances are negotiated ' +
       'per account; add-on features are granted per account. `upgrade.how` says how a plan changes: this service is self-hosted, so its administrator runs ' +
       '`npm run admin -- plan:set --account ID --plan PLAN`, effective from the next request.',

@@ -56,16 +56,13 @@ export function parse(list: string[] | undefined | null): TextQuery | null {
 const term = (db: Db, t: Term) =>
   t.phrase ? db`phraseto_tsquery('english', ${t.text})` : db`plainto_tsquery('english', ${t.text})`
 
-/** A term restricted to the tsvector weights that hold the field searched ('A' = title). */
-const weighted = (db: Db, t: Term, weights: string) => db`tsquery_weights(${term(db, t)}, ${weights})`
-
 /**
  * The tsquery of what must match (null when the query is only exclusions) and the one
  * of what must not, each as a SQL expression.
  */
-export function toTsquery(db: Db, q: TextQuery, weights: string) {
+export function toTsquery(db: Db, q: TextQuery) {
   const all = (terms: Term[], op: '&&' | '||') =>
-    terms.map((t) => weighted(db, t, weights)).reduce((acc, t) => (op === '&&' ? db`(${acc} && ${t})` : db`(${acc} || ${t})`))
+    terms.map((t) => term(db, t)).reduce((acc, t) => (op === '&&' ? db`(${acc} && ${t})` : db`(${acc} || ${t})`))
   const expression = (e: Expression) => {
     const inc = all(e.include, '&&')
     return e.exclude.length ? db`(${inc} && !!${all(e.exclude, '||')})` : inc

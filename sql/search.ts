@@ -1,16 +1,16 @@
 /**
  * Lexical job search: the shared filter set as SQL over live jobs, sorted and paged.
  *
- * Text filters use the one weighted tsvector (title A, skills and technologies B,
- * benefits C, description D): job_titles match weight A, keywords B-D. Counting stops
- * at COUNT_CAP matches; beyond it the total is the planner's estimate and the
- * response says so (meta.count).
+ * job_titles match title_tsv; keywords match keywords_tsv (skills, technologies,
+ * benefits, description); relevance ranks on the small rank_tsv (see the migration).
+ * Counting stops at COUNT_CAP matches; beyond it the total is the planner's estimate
+ * and the response says so (meta.count).
  */
 import type { Db } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
 
-export const COUNT_CAP = 10_000
+export const COUNT_CAP = 2_000
 
 export type PlaceFilter =
   /** exact, on normalized names; a country also matches remote jobs scoped to it */
@@ -90,14 +90,14 @@ function rangeOverlap(db: Db, lo: string, hi: string, r: Range, orMissing: boole
 
 export function whereClause(db: Db, f: SearchFilters) {
   const conds = [db`not j.expired`]
-  const titles = f.titles ? toTsquery(db, f.titles, 'A') : null
-  const keywords = f.keywords ? toTsquery(db, f.keywords, 'BCD') : null
-  for (const q of [titles, keywords]) {
-    if (q?.include) conds.push(db`j.search_tsv @@ ${q.include}`)
-    if (q?.exclude) conds.push(db`not (j.search_tsv @@ ${q.exclude})`)
+  for (const [q, column] of [[f.titles, 'title_tsv'], [f.keywords, 'keywords_tsv']] as const) {
+    if (!q) continue
+    const { include, exclude } = toTsquery(db, q)
+    if (include) conds.push(db`j.${db(column)} @@ ${include}`)
+    if (exclude) conds.push(db`not (j.${db(column)} @@ ${exclude})`)
   }
   if (f.companyKeywords) {
-    const q = toTsquery(db, f.companyKeywords, 'AB')
+    const q = toTsquery(db, f.companyKeywords)
     if (q.include) conds.push(db`c.search_tsv @@ ${q.include}`)
     if (q.exclude) conds.push(db`not (c.search_tsv @@ ${q.exclude})`)
   }
@@ -134,9 +134,9 @@ export function whereClause(db: Db, f: SearchFilters) {
   return conds.reduce((acc, c) => db`${acc} and ${c}`)
 }
 
-/** ts_rank over the whole weighted vector: title (1.0) > skills (0.4) > benefits (0.2) > description (0.1). */
+/** ts_rank on rank_tsv: title (A, 1.0) > skills and technologies (B, 0.4) > benefits (C, 0.2); description only: 0. */
 function rankQuery(db: Db, f: SearchFilters) {
-  const parts = [f.titles && toTsquery(db, f.titles, 'A').include, f.keywords && toTsquery(db, f.keywords, 'BCD').include].filter(
+  const parts = [f.titles && toTsquery(db, f.titles).include, f.keywords && toTsquery(db, f.keywords).include].filter(
     (x): x is NonNullable<typeof x> => Boolean(x),
   )
   return parts.length ? parts.reduce((acc, p) => db`${acc} || ${p}`) : null
@@ -172,20 +172,29 @@ export type SearchResult = {
 export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
   const where = whereClause(db, f)
   const rank = rankQuery(db, f)
-  const score = rank ? db`ts_rank(j.search_tsv, ${rank})::float8` : db`1::float8`
-  const [jobs, [counted]] = await Promise.all([
+  const score = rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`
+  const [jobs, counts] = await Promise.all([
     db<(JobRecord & { score: number })[]>`
       select ${jobRecord(db, { raw: p.raw })}, ${score} as score
       from jobs j join companies c on c.id = j.company_id
       where ${where}
       order by ${orderBy(db, p.sortBy, p.sortOrder, rank !== null)}
       limit ${p.limit} offset ${(p.page - 1) * p.limit}`,
-    countMatches(db, where),
+    totals(db, where),
   ])
-  let total = counted.total
-  const exact = total <= COUNT_CAP
-  if (!exact) total = Math.max(COUNT_CAP + 1, await estimateMatches(db, where))
-  return { jobs, total, companies: counted.companies, exact }
+  return { jobs, ...counts }
+}
+
+/** The counts alone: POST /v2/jobs/estimate. */
+export function estimateSearch(db: Db, f: SearchFilters) {
+  return totals(db, whereClause(db, f))
+}
+
+async function totals(db: Db, where: ReturnType<typeof whereClause>) {
+  const [counted] = await countMatches(db, where)
+  const exact = counted.total <= COUNT_CAP
+  const total = exact ? counted.total : Math.max(COUNT_CAP + 1, await estimateMatches(db, where))
+  return { total, companies: counted.companies, exact }
 }
 
 /** Exact up to COUNT_CAP + 1; the caller knows it is a lower bound past the cap. */

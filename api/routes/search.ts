@@ -6,11 +6,12 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import { parseLocationText } from '../../ingest/transform/geo.ts'
 import type { Db } from '../../sql/db.ts'
-import { searchJobs, type SearchResult } from '../../sql/search.ts'
+import { estimateSearch, searchJobs, type SearchResult } from '../../sql/search.ts'
 import { jsonBody } from '../middleware/body.ts'
-import { requireKey } from '../middleware/auth.ts'
+import { keyed } from '../middleware/keyed.ts'
+import { limitFromBody, limitFromQuery, perResult } from '../middleware/metering.ts'
 import { pageEnvelope } from '../schemas/common.ts'
-import { jobSearchBody } from '../schemas/search.ts'
+import { jobSearchBody, jobSearchQuery, MAX_LIMIT, type JobSearchQuery } from '../schemas/search.ts'
 import { toSearch } from '../search-filters.ts'
 import { validate } from '../validate.ts'
 
@@ -20,33 +21,36 @@ export const LIST_PARAMS = [
   'job_category', 'company_types', 'job_board', 'industry', 'sub_industry',
 ]
 
-/**
- * The GET form of the filter set: lists as repeated parameters, salary_min/max and
- * yoe_min/max for the ranges, geo_locations as free text ("Berlin, Germany",
- * "Austin, TX", "Germany") resolved like ingest does, and geo_mode/geo_radius/geo_unit.
- */
-export function queryToBody(query: Context['query']) {
-  const one = (k: string) => (Array.isArray(query[k]) ? query[k]![0] : (query[k] as string | undefined))
-  const many = (k: string) => (query[k] === undefined ? undefined : ([] as string[]).concat(query[k] as string | string[]))
-  const body: Record<string, unknown> = {}
+/** Lists arrive as repeated parameters: make every list parameter an array. */
+export function listParams(query: Context['query']) {
+  const out: Record<string, unknown> = {}
   for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || k.startsWith('geo_') || /^(salary|yoe)_(min|max)$/.test(k)) continue
-    body[k] = LIST_PARAMS.includes(k) ? many(k) : one(k)
+    if (v === undefined) continue
+    out[k] = LIST_PARAMS.includes(k) || k === 'geo_locations' ? ([] as string[]).concat(v) : Array.isArray(v) ? v[0] : v
   }
-  for (const r of ['salary', 'yoe']) {
-    if (one(`${r}_min`) !== undefined || one(`${r}_max`) !== undefined) body[r] = { min: one(`${r}_min`), max: one(`${r}_max`) }
+  return out
+}
+
+/**
+ * The GET form of the filter set as the POST body: salary_min/max and yoe_min/max
+ * become ranges, free-text geo_locations ("Berlin, Germany", "Austin, TX", "Germany")
+ * are read like ingest reads locations, and geo_mode/geo_radius/geo_unit become
+ * geofilter_params.
+ */
+export function queryToBody(q: JobSearchQuery) {
+  const { salary_min, salary_max, yoe_min, yoe_max, geo_locations, geo_mode, geo_radius, geo_unit, ...rest } = q
+  const body: Record<string, unknown> = { ...rest }
+  if (salary_min !== undefined || salary_max !== undefined) body.salary = { min: salary_min ?? null, max: salary_max ?? null }
+  if (yoe_min !== undefined || yoe_max !== undefined) body.yoe = { min: yoe_min ?? null, max: yoe_max ?? null }
+  if (geo_locations) {
+    body.geo_locations = geo_locations.flatMap((text): { city?: string; region?: string; country?: string }[] => {
+      const parsed = parseLocationText(text)
+      const found = parsed.locations.map(({ city, region, country }) => ({ city: city ?? undefined, region: region ?? undefined, country: country ?? undefined }))
+      return found.length ? found : parsed.remoteCountries.map((country) => ({ country }))
+    })
   }
-  const places = many('geo_locations')?.flatMap((text): { city?: string; region?: string; country?: string }[] => {
-    const parsed = parseLocationText(text)
-    const found = parsed.locations.map(({ city, region, country }) => ({ city: city ?? undefined, region: region ?? undefined, country: country ?? undefined }))
-    return found.length ? found : parsed.remoteCountries.map((country) => ({ country }))
-  })
-  if (places) body.geo_locations = places
-  if (one('geo_mode') !== undefined || one('geo_radius') !== undefined || one('geo_unit') !== undefined) {
-    body.geofilter_params = Object.fromEntries(
-      [['mode', one('geo_mode')], ['radius', one('geo_radius') === undefined ? undefined : Number(one('geo_radius'))], ['unit', one('geo_unit')]].filter(([, v]) => v !== undefined),
-    )
-  }
+  const geo = { mode: geo_mode, radius: geo_radius, unit: geo_unit }
+  if (Object.values(geo).some((v) => v !== undefined)) body.geofilter_params = Object.fromEntries(Object.entries(geo).filter(([, v]) => v !== undefined))
   return body
 }
 
@@ -67,16 +71,42 @@ function respond(result: SearchResult, page: number, limit: number) {
 export function searchRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs' })
 
-  router.post('/search', requireKey(db), jsonBody(), async (ctx) => {
+  // the body is parsed first: the reservation is the requested limit, 1 unit per job
+  router.post('/search', jsonBody(), keyed(db, { meter: 'm_jobs_api_calls', cost: perResult(limitFromBody(10), MAX_LIMIT) }), async (ctx) => {
     const body = await validate(jobSearchBody, ctx.request.body ?? {})
     const { filters, page } = toSearch(body)
     ctx.body = respond(await searchJobs(db, filters, page), page.page, page.limit)
   })
 
-  router.get('/search', requireKey(db), async (ctx) => {
-    const body = await validate(jobSearchBody, queryToBody(ctx.query), 'query')
+  router.get('/search', keyed(db, { meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_LIMIT) }), async (ctx) => {
+    const query = await validate(jobSearchQuery, listParams(ctx.query), 'query')
+    const body = await validate(jobSearchBody, queryToBody(query), 'query')
     const { filters, page } = toSearch(body)
     ctx.body = respond(await searchJobs(db, filters, page), page.page, page.limit)
+  })
+
+  /**
+   * A dry run of the search: how many jobs and companies match, and what a search or
+   * an export with this page and limit would cost. It costs nothing itself.
+   */
+  router.post('/estimate', jsonBody(), keyed(db, { meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {
+    const body = await validate(jobSearchBody, ctx.request.body ?? {})
+    const { filters, page } = toSearch(body)
+    const { total, companies, exact } = await estimateSearch(db, filters)
+    const onPage = Math.max(0, Math.min(page.limit, total - (page.page - 1) * page.limit))
+    ctx.body = {
+      total_count: total,
+      company_count: companies,
+      count: { value: total, exact, lowerBound: !exact },
+      page: page.page,
+      limit: page.limit,
+      total_pages: Math.ceil(total / page.limit),
+      cost: {
+        meter: 'm_jobs_api_calls',
+        search_units: onPage,
+        export_units: Math.min(page.limit, total),
+      },
+    }
   })
 
   return router

@@ -199,6 +199,59 @@ const CompanyJobsPage = record({
   total_pages: int('total_count / limit, rounded up'),
 })
 
+const SearchMeta = record(
+  {
+    count: record(
+      { value: int('total_count'), lowerBound: { type: 'boolean' }, exact: { type: 'boolean' } },
+      { description: `Counting stops at 2,000 matches: past that, total_count is the planner's estimate, exact is false and lowerBound true` },
+    ),
+    score: { type: 'number' },
+    page: int(),
+    limit: int(),
+    position: int('1-based rank of this job in the whole result'),
+  },
+  { description: 'Per-job search metadata' },
+)
+
+const SearchJob: JsonSchema = {
+  type: 'object',
+  description: 'A job record with its relevance score and search metadata. recruiter_ageny repeats recruiter_agency under the spelling of the spec\'s search schema.',
+  properties: {
+    ...jobFields,
+    description_raw: str('Original HTML from the source; only with return_raw_description=true'),
+    score: { type: 'number', description: 'ts_rank of the text query (title > skills and technologies > benefits > description); 1 without a text query' },
+    recruiter_ageny: { type: 'boolean', description: 'Same as recruiter_agency' },
+    meta: ref('SearchMeta'),
+  },
+  required: [...Object.keys(jobFields), 'score', 'recruiter_ageny', 'meta'],
+}
+
+const JobSearchPage = record({
+  jobs: { type: 'array', items: ref('SearchJob') },
+  total_count: int('Matching live jobs; exact up to 2,000, estimated past it (see meta.count)'),
+  company_count: int('Distinct companies among the matches (counted over the first 2,001 matches)'),
+  page: int(),
+  limit: int(),
+  total_pages: int('total_count / limit, rounded up'),
+})
+
+const JobEstimate = record({
+  total_count: int('Matching live jobs; exact up to 2,000, estimated past it'),
+  company_count: int('Distinct companies among the matches (counted over the first 2,001)'),
+  count: record({ value: int(), exact: { type: 'boolean' }, lowerBound: { type: 'boolean' } }),
+  page: int(),
+  limit: int(),
+  total_pages: int(),
+  cost: record(
+    {
+      meter: { type: 'string', enum: ['m_jobs_api_calls'] },
+      search_units: int('What POST /v2/jobs/search with this page and limit would bill: the jobs that page holds'),
+      export_units: int('What POST /v2/jobs/export with this limit would bill: min(limit, total_count)'),
+    },
+    { description: 'Units the real requests would cost; the estimate itself costs 0' },
+  ),
+})
+
 const Task = record(
   {
     id: { type: 'string', format: 'uuid' },
@@ -367,6 +420,10 @@ export const responseSchemas = {
   CompanyProfile,
   CompanyWithJobs,
   CompanyJobsPage,
+  SearchMeta,
+  SearchJob,
+  JobSearchPage,
+  JobEstimate,
   Task,
   UsageMeter,
   UsageSummary,

@@ -104,3 +104,19 @@ export const jobSearchBody = object({
 })
 
 export type JobSearchBody = InferType<typeof jobSearchBody>
+
+/**
+ * GET /v2/jobs/search's parameters: the body's fields, with the ranges flattened
+ * (salary_min …), geo_locations as free-text places, and geofilter_params as geo_*.
+ */
+export const jobSearchQuery = jobSearchBody.omit(['yoe', 'salary', 'geo_locations', 'geofilter_params']).shape({
+  salary_min: number().min(0),
+  salary_max: number().min(0),
+  yoe_min: number().min(0),
+  yoe_max: number().min(0),
+  geo_locations: array(string().required().max(300)).max(20),
+  geo_mode: string().oneOf(['auto', 'weak', 'strict', 'box']),
+  geo_radius: number().min(0).max(20_000),
+  geo_unit: string().oneOf(['mi', 'km', 'degrees']),
+})
+export type JobSearchQuery = InferType<typeof jobSearchQuery>

@@ -12,14 +12,6 @@ create function words(text[]) returns text
   language sql immutable parallel safe
   return array_to_string($1, ' ');
 
--- Restricts every lexeme of a tsquery to the given weights: 'engin' <-> 'lead' with
--- 'A' becomes 'engin':A <-> 'lead':A. The text form comes from Postgres itself, so
--- the quoted-lexeme pattern is exact.
-create function tsquery_weights(q tsquery, weights text) returns tsquery
-  language sql immutable strict parallel safe
-  return case when numnode(q) = 0 then q
-    else regexp_replace(q::text, '(''(?:[^'']|'''')*'')', '\1:' || weights, 'g')::tsquery end;
-
 create table companies (
   id bigint generated always as identity primary key,
   slug text not null constraint companies_slug_key unique,
@@ -119,15 +111,20 @@ create table jobs (
   growth_score real,
   meta_completeness boolean not null default false,
   meta_targetability real,
-  -- title A, skills and technologies B, benefits C, description D: job_titles match
-  -- A, keywords B-D (tsquery_weights below), and ts_rank over all of it ranks title >
-  -- skills > description. One vector and one GIN index serve both. The default
+  -- Three vectors, so no query ever reads a description's (TOASTed) vector just to
+  -- check a weight or to rank: job_titles match title_tsv, keywords match
+  -- keywords_tsv (skills, technologies, benefits, description), and relevance ranks
+  -- on the small rank_tsv, title (A) > skills and technologies (B) > benefits (C);
+  -- a match in the description alone ranks 0 and recency decides. The default
   -- parser reads HTML tags as 'tag' tokens, which the english config drops.
-  search_tsv tsvector generated always as (
+  title_tsv tsvector generated always as (to_tsvector('english', job_title)) stored,
+  keywords_tsv tsvector generated always as (
+    to_tsvector('english', words(skills || technologies || benefits) || ' ' || description)
+  ) stored,
+  rank_tsv tsvector generated always as (
     setweight(to_tsvector('english', job_title), 'A') ||
     setweight(to_tsvector('english', words(skills || technologies)), 'B') ||
-    setweight(to_tsvector('english', words(benefits)), 'C') ||
-    setweight(to_tsvector('english', description), 'D')
+    setweight(to_tsvector('english', words(benefits)), 'C')
   ) stored,
   embedding vector(768),
   first_seen_at timestamptz not null default now(),
@@ -138,16 +135,25 @@ create table jobs (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
--- Most reads want live jobs only, so the filter indexes are partial on that.
+-- Descriptions (and their vector) go to TOAST even when they compress small, so a
+-- heap row holds only what filters and sorts read: searches touch thousands of rows.
+alter table jobs set (toast_tuple_target = 256);
+
+-- Most reads want live jobs only, so the btree filter indexes are partial on that.
+-- The GIN ones are not: a partial GIN index invites the planner to scan all of it
+-- just to apply "not expired".
 create index jobs_company_idx on jobs (company_id, date_posted desc, id);
 create index jobs_date_posted_idx on jobs (date_posted desc, id) where not expired;
-create index jobs_search_tsv_idx on jobs using gin (search_tsv);
-create index jobs_categories_idx on jobs using gin (job_categories) where not expired;
-create index jobs_remote_countries_idx on jobs using gin (remote_countries) where not expired;
+create index jobs_title_tsv_idx on jobs using gin (title_tsv);
+create index jobs_keywords_tsv_idx on jobs using gin (keywords_tsv);
+create index jobs_categories_idx on jobs using gin (job_categories);
+create index jobs_remote_countries_idx on jobs using gin (remote_countries);
 create index jobs_location_type_idx on jobs (location_type, date_posted desc) where not expired;
 create index jobs_job_type_idx on jobs (job_type, date_posted desc) where not expired;
 create index jobs_experience_idx on jobs (experience_level, date_posted desc) where not expired;
 create index jobs_salary_idx on jobs (salary_annual_max, salary_annual_min) where not expired;
+-- the salary sort's own order (sql/search.ts)
+create index jobs_salary_sort_idx on jobs ((coalesce(salary_annual_max, salary_annual_min)) desc nulls last, id desc) where not expired;
 create index jobs_yoe_idx on jobs (yoe_min, yoe_max) where not expired;
 create index jobs_job_board_idx on jobs (job_board, date_posted desc) where not expired;
 create index jobs_visa_idx on jobs (date_posted desc) where not expired and visa_sponsored;

@@ -2,7 +2,7 @@
 import anyTest, { type TestFn } from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
-import { rawPosting } from '../helpers/factories.ts'
+import { createAccountWithKey, rawPosting } from '../helpers/factories.ts'
 
 const test = anyTest as TestFn<TestApp>
 
@@ -17,7 +17,10 @@ const postings = [
 ]
 
 test.before(async (t) => {
-  t.context = await startTestApp()
+  // many searches: a roomy rate limit, and a plan whose jobs meter does not block
+  const generous = { limit: 100_000, windowSeconds: 60 }
+  t.context = await startTestApp({ config: { rateLimits: { key: generous, search: generous, anonymous: generous } } })
+  await t.context.db.sql`update accounts set plan = 'scale' where id = ${t.context.accountId}`
   await ingest(
     t.context.db.sql,
     postings.map(({ n, ...p }, i) => ({ line: i + 1, raw: rawPosting({ job_board: n % 2 ? 'Greenhouse' : 'Lever', source_id: `s-${n}`, ...p }, n) as never })),
@@ -191,4 +194,29 @@ test('GET /v2/jobs/search: same shape, repeated parameters, free-text places; no
   t.is(bad.status, 422)
   t.deepEqual((await bad.json()).detail[0].loc, ['query', 'limit'])
   t.is((await t.context.get('/v2/jobs/search?geo_mode=fuzzy')).status, 422)
+})
+
+test('billing: 1 unit per job returned, reserved at the limit; estimate is free and works at the cap', async (t) => {
+  const { sql } = t.context.db
+  const { accountId, key } = await createAccountWithKey(sql, 'free')
+  const headers = { 'x-api-key': key }
+  const res = await t.context.post('/v2/jobs/search', { job_titles: ['engineer'], limit: 3 }, headers)
+  t.is(res.status, 200)
+  t.is((await res.json()).jobs.length, 3)
+  t.is(res.headers.get('platform-usage-meter'), 'm_jobs_api_calls')
+  t.is(res.headers.get('platform-usage-total-used'), '3')
+
+  // use up all but 2 of the free plan's 500 jobs
+  await sql`update usage_meters set used = used + 495 where account_id = ${accountId} and meter = 'm_jobs_api_calls'`
+  const refused = await t.context.post('/v2/jobs/search', { limit: 10 }, headers)
+  t.is(refused.status, 429)
+  t.is(refused.headers.get('x-billing-code'), 'limit_exceeded')
+  t.regex((await refused.json()).detail, /limit/)
+  const lowered = await t.context.post('/v2/jobs/search', { limit: 2 }, headers)
+  t.is(lowered.status, 200)
+
+  const estimate = await t.context.post('/v2/jobs/estimate', { job_titles: ['engineer'], limit: 3, page: 2 }, headers)
+  t.is(estimate.status, 200)
+  t.like(await estimate.json(), { total_count: 4, company_count: 3, page: 2, limit: 3, total_pages: 2, cost: { meter: 'm_jobs_api_calls', search_units: 1, export_units: 3 } })
+  t.is(estimate.headers.get('platform-usage-total-used'), '500')
 })

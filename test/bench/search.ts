@@ -1,0 +1,120 @@
+/**
+ * `make bench` (search part): a fixed mix of 20 realistic searches over 100,000
+ * generated postings on the machine's Postgres (BENCH_DATABASE_URL), timed over HTTP
+ * and as the same SQL called directly. The database is built once and kept
+ * (jds_bench_search) so reruns skip the ingest. Prints a table.
+ */
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import pino from 'pino'
+import postgres from 'postgres'
+import { buildApp } from '../../api/app.ts'
+import { loadConfig } from '../../api/config.ts'
+import { jobSearchBody } from '../../api/schemas/search.ts'
+import { toSearch } from '../../api/search-filters.ts'
+import { ingest } from '../../ingest/pipeline.ts'
+import { generatePostings } from '../../seeds/generate.ts'
+import { createAccount, createKey } from '../../sql/accounts.ts'
+import { connect } from '../../sql/db.ts'
+import { migrate } from '../../sql/migrate.ts'
+import { searchJobs } from '../../sql/search.ts'
+
+const JOBS = Number(process.env.BENCH_SEARCH_JOBS ?? 100_000)
+const REPS = Number(process.env.BENCH_REPS ?? 15)
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const name = `jds_bench_search_${JOBS}`
+
+export const queries: [string, Record<string, unknown>][] = [
+  ['title phrase + radius + salary', { job_titles: ['"software engineer"'], geo_locations: [{ city: 'San Francisco', region: 'CA' }], geofilter_params: { radius: 50 }, salary: { min: 100000 }, currency: 'USD' }],
+  ['keywords + remote + experience', { keywords: ['python'], location_types: ['Remote'], experience: ['Senior', 'Mid'] }],
+  ['filters only, by date', { job_category: ['Software Engineer Jobs'], job_types: ['Full Time'], sort_by: 'date_posted' }],
+  ['page 50', { job_titles: ['manager'], page: 50, limit: 10 }],
+  ['no filters', {}],
+  ['title OR titles', { job_titles: ['nurse', 'pharmacist', 'physician'] }],
+  ['title with exclusion', { job_titles: ['engineer', '-senior', '-intern'] }],
+  ['country strict + category', { geo_locations: [{ country: 'Germany' }], job_category: ['Sales Jobs'] }],
+  ['city weak 25 mi', { geo_locations: [{ city: 'London', country: 'United Kingdom' }] }],
+  ['region box', { geo_locations: [{ region: 'California' }], geofilter_params: { mode: 'box' } }],
+  ['industry + size', { industry: ['Healthcare'], company_types: ['1001-5000', '5001-10000', '10000+'] }],
+  ['salary sort desc', { salary: { min: 50000 }, sort_by: 'salary', sort_order: 'desc' }],
+  ['yoe range', { yoe: { min: 2, max: 5 }, job_titles: ['analyst'] }],
+  ['visa + remote US', { visa: 'true', geo_locations: [{ country: 'United States' }], location_types: ['Remote'] }],
+  ['company keywords', { company_keywords: ['logistics'] }],
+  ['keywords phrase + days_ago', { keywords: ['"machine learning"'], days_ago: 30 }],
+  ['hide agencies + part time', { hide_recruiting_agencies: 'true', job_types: ['Part Time'] }],
+  ['company sort', { job_titles: ['designer'], sort_by: 'company' }],
+  ['job board + date', { job_board: ['Greenhouse', 'Lever'], date_posted: '2026-10-01' }],
+  ['limit 100', { job_titles: ['engineer'], limit: 100 }],
+]
+
+async function database() {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+  const [exists] = await admin`select 1 from pg_database where datname = ${name}`
+  if (!exists) await admin`create database ${admin(name)}`
+  await admin.end()
+  const u = new URL(serverUrl)
+  u.pathname = `/${name}`
+  const sql = connect(u.toString(), 10)
+  await migrate(sql)
+  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from jobs`
+  if (n === 0) {
+    console.error(`ingesting ${JOBS} generated postings into ${name} (once) …`)
+    let line = 0
+    const items = function* () {
+      for (const raw of generatePostings({ jobs: JOBS, seed: 42, now: '2026-11-20' })) yield { line: ++line, raw: raw as never }
+    }
+    const s = await ingest(sql, items(), { source: 'bench' })
+    console.error(`ingested in ${s.seconds.toFixed(0)} s`)
+    await sql`vacuum analyze jobs`
+    await sql`vacuum analyze job_locations`
+    await sql`vacuum analyze companies`
+  }
+  return sql
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+
+const sql = await database()
+const app = buildApp({ sql, config: loadConfig(), log: pino({ level: 'silent' }) })
+const server = app.listen(0, '127.0.0.1')
+await new Promise((r) => server.once('listening', r))
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const account = await createAccount(sql, `bench-${Date.now()}@example.test`, 'enterprise')
+const key = await createKey(sql, account)
+
+type Row = { name: string; total: number; http: number[]; direct: number[] }
+const rows: Row[] = []
+for (const [label, body] of queries) {
+  const row: Row = { name: label, total: 0, http: [], direct: [] }
+  const { filters, page } = toSearch(await jobSearchBody.validate(body, { strict: true }).then(() => jobSearchBody.cast(body)))
+  for (let i = 0; i < REPS + 2; i++) {
+    let t = performance.now()
+    const res = await fetch(`${base}/v2/jobs/search`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) })
+    const json = await res.json()
+    if (res.status !== 200) throw new Error(`${label}: ${res.status} ${JSON.stringify(json)}`)
+    const http = performance.now() - t
+    t = performance.now()
+    await searchJobs(sql, filters, page)
+    const direct = performance.now() - t
+    row.total = json.total_count
+    if (i >= 2) {
+      row.http.push(http)
+      row.direct.push(direct)
+    }
+  }
+  rows.push(row)
+}
+server.close()
+await sql.end()
+
+const all = (k: 'http' | 'direct') => rows.flatMap((r) => r[k])
+console.log(`\nJob search, ${JOBS.toLocaleString('en-US')} postings on ${new URL(serverUrl).host}, ${REPS} runs each, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}\n`)
+console.log('| query | matches | HTTP median ms | HTTP p95 ms | SQL median ms | HTTP / SQL |')
+console.log('|---|---:|---:|---:|---:|---:|')
+for (const r of rows) {
+  console.log(`| ${r.name} | ${r.total} | ${pct(r.http, 50).toFixed(1)} | ${pct(r.http, 95).toFixed(1)} | ${pct(r.direct, 50).toFixed(1)} | ${(pct(r.http, 50) / pct(r.direct, 50)).toFixed(2)} |`)
+}
+console.log(`| **all ${rows.length} queries** | | **${pct(all('http'), 50).toFixed(1)}** | **${pct(all('http'), 95).toFixed(1)}** | **${pct(all('direct'), 50).toFixed(1)}** | **${(pct(all('http'), 50) / pct(all('direct'), 50)).toFixed(2)}** |`)
