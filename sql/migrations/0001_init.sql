@@ -137,10 +137,14 @@ create table jobs (
 );
 -- Descriptions (and their vector) go to TOAST even when they compress small, so a
 -- heap row holds only what filters and sorts read: searches touch thousands of rows.
--- The title and rank vectors stay in the row (storage main): relevance reads them for
--- every match.
+-- What filters and ranking read for every candidate stays in the row (storage main):
+-- the title and rank vectors, the categories and the remote scope.
 alter table jobs set (toast_tuple_target = 256);
-alter table jobs alter column title_tsv set storage main, alter column rank_tsv set storage main;
+alter table jobs
+  alter column title_tsv set storage main,
+  alter column rank_tsv set storage main,
+  alter column job_categories set storage main,
+  alter column remote_countries set storage main;
 
 -- Most reads want live jobs only, so the btree filter indexes are partial on that.
 -- The GIN ones are not: a partial GIN index invites the planner to scan all of it
