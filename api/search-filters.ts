@@ -5,6 +5,7 @@
  */
 import { ValidationError } from 'yup'
 import { resolvePlace } from '../ingest/transform/geo.ts'
+import { placeKey } from '../ingest/transform/place-keys.ts'
 import { parse } from '../sql/query-syntax.ts'
 import type { PlaceFilter, SearchFilters, SearchPage, SortBy } from '../sql/search.ts'
 import { errors, toItems } from './errors.ts'
@@ -47,17 +48,21 @@ export function placeFilter(entry: { city?: string; region?: string; country?: s
   }
   const meters = params.radius * METERS[params.unit]
   const point = found && found.lat !== null && found.lng !== null ? { lat: found.lat, lng: found.lng } : null
-  if (params.mode === 'strict' || (params.mode === 'auto' && !entry.city)) return { kind: 'strict', ...names }
+  const strict = (): PlaceFilter => {
+    const key = placeKey(names)
+    return key ? { kind: 'key', key } : { kind: 'strict', ...names }
+  }
+  if (params.mode === 'strict' || (params.mode === 'auto' && !entry.city)) return strict()
   if (params.mode === 'box') {
     if (entry.city && point) {
       const dLat = meters / 111_320
       const dLng = dLat / Math.max(Math.cos((point.lat * Math.PI) / 180), 0.01)
-      return { kind: 'box', bbox: [point.lng - dLng, point.lat - dLat, point.lng + dLng, point.lat + dLat], country: null }
+      return { kind: 'box', bbox: [point.lng - dLng, point.lat - dLat, point.lng + dLng, point.lat + dLat], countryKey: null }
     }
-    if (!entry.city && found?.bbox) return { kind: 'box', bbox: found.bbox, country: entry.region ? null : names.country }
-    return { kind: 'strict', ...names }
+    if (!entry.city && found?.bbox) return { kind: 'box', bbox: found.bbox, countryKey: entry.region ? null : placeKey({ country: names.country }) }
+    return strict()
   }
-  return point ? { kind: 'radius', ...point, meters } : { kind: 'strict', ...names }
+  return point ? { kind: 'radius', ...point, meters } : strict()
 }
 
 export function toSearch(body: JobSearchBody): { filters: SearchFilters; page: SearchPage } {

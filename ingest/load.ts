@@ -22,6 +22,7 @@ import {
   type LocationRow,
   type SourceRow,
 } from '../sql/postings.ts'
+import { placeKeys } from './transform/place-keys.ts'
 import { slugify } from './transform/slug.ts'
 import type { Posting } from './types.ts'
 
@@ -82,6 +83,7 @@ function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date): JobRow {
     ),
     location_type: p.location_type,
     remote_countries: p.remote_countries,
+    place_keys: placeKeys(p.locations, p.remote_countries),
     job_type: p.job_type,
     salary_min: s?.min ?? null,
     salary_max: s?.max ?? null,

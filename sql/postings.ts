@@ -93,7 +93,7 @@ export type JobRow = Record<(typeof jobColumns)[number], unknown>
 
 export const jobColumns = [
   'company_id', 'job_slug', 'md5_hash', 'source_key', 'job_title', 'job_title_raw', 'description', 'description_raw',
-  'location_raw', 'locations', 'location_type', 'remote_countries', 'job_type', 'salary_min', 'salary_max',
+  'location_raw', 'locations', 'location_type', 'remote_countries', 'place_keys', 'job_type', 'salary_min', 'salary_max',
   'salary_currency', 'salary_period', 'salary_annual_min', 'salary_annual_max', 'yoe_min', 'yoe_max',
   'experience_level', 'education_level', 'language', 'team', 'requirements_summary', 'job_categories', 'skills',
   'technologies', 'benefits', 'visa_sponsored', 'recruiter_agency', 'offers_equity', 'date_posted', 'job_board',

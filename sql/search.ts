@@ -13,12 +13,14 @@ import { toTsquery, type TextQuery } from './query-syntax.ts'
 export const COUNT_CAP = 2_000
 
 export type PlaceFilter =
-  /** exact, on normalized names; a country also matches remote jobs scoped to it */
+  /** exact: one of jobs.place_keys (a country's key covers remote jobs scoped to it) */
+  | { kind: 'key'; key: string }
+  /** exact on names, for places without a key (no country, or a city without region) */
   | { kind: 'strict'; city: string | null; region: string | null; country: string | null }
   /** within `meters` of a point */
   | { kind: 'radius'; lat: number; lng: number; meters: number }
-  /** inside [minLng, minLat, maxLng, maxLat] */
-  | { kind: 'box'; bbox: [number, number, number, number]; country: string | null }
+  /** inside [minLng, minLat, maxLng, maxLat]; countryKey adds the remote jobs scoped to that country */
+  | { kind: 'box'; bbox: [number, number, number, number]; countryKey: string | null }
 
 export type Range = { min?: number | null; max?: number | null }
 
@@ -55,6 +57,7 @@ export type SearchPage = { page: number; limit: number; sortBy: SortBy; sortOrde
 const present = <T>(v: T[] | undefined): v is T[] => Array.isArray(v) && v.length > 0
 
 function place(db: Db, p: PlaceFilter) {
+  if (p.kind === 'key') return db`j.place_keys @> array[${p.key}]::text[]`
   if (p.kind === 'radius') {
     return db`exists (
       select 1 from job_locations l
@@ -67,16 +70,14 @@ function place(db: Db, p: PlaceFilter) {
     return db`(exists (
       select 1 from job_locations l
       where l.job_id = j.id and l.lat between ${minLat} and ${maxLat} and l.lng between ${minLng} and ${maxLng})
-      ${p.country ? db`or j.remote_countries @> array[${p.country}]::text[]` : db``})`
+      ${p.countryKey ? db`or j.place_keys @> array[${p.countryKey}]::text[]` : db``})`
   }
-  const exact = db`exists (
+  return db`exists (
     select 1 from job_locations l
     where l.job_id = j.id
       ${p.country ? db`and lower(l.country) = lower(${p.country})` : db``}
       ${p.region ? db`and lower(l.region) = lower(${p.region})` : db``}
       ${p.city ? db`and lower(l.city) = lower(${p.city})` : db``})`
-  // a remote job scoped to a country is in that country
-  return p.country && !p.region && !p.city ? db`(${exact} or j.remote_countries @> array[${p.country}]::text[])` : exact
 }
 
 /** Overlap of [min, max] with the job's range; `orMissing` keeps jobs that state none. */

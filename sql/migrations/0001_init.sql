@@ -70,6 +70,8 @@ create table jobs (
   locations jsonb not null default '[]',
   location_type text constraint jobs_location_type_check check (location_type in ('Remote', 'Hybrid', 'In-Person')),
   remote_countries text[] not null default '{}',
+  -- "c:germany", "r:germany|bavaria", "t:germany|bavaria|munich" (ingest/transform/place-keys.ts)
+  place_keys text[] not null default '{}',
   job_type text constraint jobs_job_type_check
     check (job_type in ('Full Time', 'Part Time', 'Contract / Temporary', 'Internship')),
   -- salary as stated, and annualized with the constants in ingest (hourly x2080 ...)
@@ -138,13 +140,13 @@ create table jobs (
 -- Descriptions (and their vector) go to TOAST even when they compress small, so a
 -- heap row holds only what filters and sorts read: searches touch thousands of rows.
 -- What filters and ranking read for every candidate stays in the row (storage main):
--- the title and rank vectors, the categories and the remote scope.
+-- the title and rank vectors, the categories and the place keys.
 alter table jobs set (toast_tuple_target = 256);
 alter table jobs
   alter column title_tsv set storage main,
   alter column rank_tsv set storage main,
   alter column job_categories set storage main,
-  alter column remote_countries set storage main;
+  alter column place_keys set storage main;
 
 -- Most reads want live jobs only, so the btree filter indexes are partial on that.
 -- The GIN ones are not: a partial GIN index invites the planner to scan all of it
@@ -154,7 +156,7 @@ create index jobs_date_posted_idx on jobs (date_posted desc, id) where not expir
 create index jobs_title_tsv_idx on jobs using gin (title_tsv);
 create index jobs_keywords_tsv_idx on jobs using gin (keywords_tsv);
 create index jobs_categories_idx on jobs using gin (job_categories);
-create index jobs_remote_countries_idx on jobs using gin (remote_countries);
+create index jobs_place_keys_idx on jobs using gin (place_keys);
 create index jobs_location_type_idx on jobs (location_type, date_posted desc) where not expired;
 create index jobs_job_type_idx on jobs (job_type, date_posted desc) where not expired;
 create index jobs_experience_idx on jobs (experience_level, date_posted desc) where not expired;
