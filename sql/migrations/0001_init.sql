@@ -151,8 +151,8 @@ alter table jobs
 -- Most reads want live jobs only, so the btree filter indexes are partial on that.
 -- The GIN ones are not: a partial GIN index invites the planner to scan all of it
 -- just to apply "not expired".
-create index jobs_company_idx on jobs (company_id, date_posted desc, id);
-create index jobs_date_posted_idx on jobs (date_posted desc, id) where not expired;
+create index jobs_company_idx on jobs (company_id, date_posted desc, id desc);
+create index jobs_date_posted_idx on jobs (date_posted desc, id desc) where not expired;
 create index jobs_title_tsv_idx on jobs using gin (title_tsv);
 create index jobs_keywords_tsv_idx on jobs using gin (keywords_tsv);
 create index jobs_categories_idx on jobs using gin (job_categories);
