@@ -157,15 +157,15 @@ create index jobs_title_tsv_idx on jobs using gin (title_tsv);
 create index jobs_keywords_tsv_idx on jobs using gin (keywords_tsv);
 create index jobs_categories_idx on jobs using gin (job_categories);
 create index jobs_place_keys_idx on jobs using gin (place_keys);
-create index jobs_location_type_idx on jobs (location_type, date_posted desc) where not expired;
-create index jobs_job_type_idx on jobs (job_type, date_posted desc) where not expired;
-create index jobs_experience_idx on jobs (experience_level, date_posted desc) where not expired;
+create index jobs_location_type_idx on jobs (location_type, date_posted desc, id desc) where not expired;
+create index jobs_job_type_idx on jobs (job_type, date_posted desc, id desc) where not expired;
+create index jobs_experience_idx on jobs (experience_level, date_posted desc, id desc) where not expired;
 create index jobs_salary_idx on jobs (salary_annual_max, salary_annual_min) where not expired;
 -- the salary sort's own order (sql/search.ts)
 create index jobs_salary_sort_idx on jobs ((coalesce(salary_annual_max, salary_annual_min)) desc nulls last, id desc) where not expired;
 create index jobs_yoe_idx on jobs (yoe_min, yoe_max) where not expired;
-create index jobs_job_board_idx on jobs (job_board, date_posted desc) where not expired;
-create index jobs_visa_idx on jobs (date_posted desc) where not expired and visa_sponsored;
+create index jobs_job_board_idx on jobs (job_board, date_posted desc, id desc) where not expired;
+create index jobs_visa_idx on jobs (date_posted desc, id desc) where not expired and visa_sponsored;
 create index jobs_expired_idx on jobs (date_expired desc, id) where expired;
 create index jobs_valid_through_idx on jobs (valid_through) where not expired;
 -- cosine distance (<=>) must be what queries use for this index to apply
