@@ -5,7 +5,9 @@ import { startTestApp, type TestApp } from '../helpers/app.ts'
 
 const test = anyTest as TestFn<TestApp>
 test.before(async (t) => {
-  t.context = await startTestApp()
+  const generous = { limit: 1_000_000, windowSeconds: 60 }
+  t.context = await startTestApp({ config: { rateLimits: { key: generous, search: generous, anonymous: generous } } })
+  await t.context.db.sql`update accounts set plan = 'scale' where id = ${t.context.accountId}`
 })
 test.after.always(async (t) => {
   await t.context?.close()
@@ -61,5 +63,36 @@ test('random bodies and methods on real routes', async (t) => {
     ),
     { numRuns: 200 },
   )
+  t.pass()
+})
+
+const filterFields = [
+  'job_titles', 'keywords', 'company_keywords', 'job_slug', 'location_types', 'geo_locations', 'geofilter_params', 'experience',
+  'yoe', 'include_yoe', 'company_name', 'company_slug', 'salary', 'include_no_salary', 'currency', 'job_types', 'job_type',
+  'job_category', 'company_types', 'job_board', 'industry', 'sub_industry', 'date_posted', 'days_ago', 'visa',
+  'hide_recruiting_agencies', 'return_raw_description', 'sort_by', 'sort_order', 'page', 'limit', 'locations',
+]
+const oddValue = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.array(fc.string({ maxLength: 20 }), { maxLength: 4 }),
+  fc.integer({ min: -5, max: 200 }),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom('true', 'false', '"quoted', '-', 'AND', '2026-02-30', 'USD', 'Remote', 'On-site', 'Contract', 'Finance'),
+  fc.record({ min: fc.oneof(fc.integer(), fc.string(), fc.constant(null)), max: fc.oneof(fc.integer(), fc.constant(null)) }),
+  fc.array(fc.record({ city: fc.string({ maxLength: 12 }), country: fc.constantFrom('Germany', 'US', 'Atlantis', '') }), { maxLength: 3 }),
+  fc.record({ mode: fc.constantFrom('auto', 'weak', 'strict', 'box', 'nope'), radius: fc.oneof(fc.integer({ min: -1, max: 30000 }), fc.string()), unit: fc.constantFrom('mi', 'km', 'degrees', 'ft') }),
+)
+
+test('random search and estimate bodies: 200 or a 4xx envelope, never a 500', async (t) => {
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom('/v2/jobs/search', '/v2/jobs/estimate'), fc.dictionary(fc.constantFrom(...filterFields), oddValue, { maxKeys: 6 }), async (route, body) => {
+      await expectEnvelope(await t.context.post(route, body))
+    }),
+    { numRuns: 300 },
+  )
+  const qs = new URLSearchParams([['job_titles', '"x'], ['geo_locations', 'Nowhere, ZZ'], ['salary_min', 'abc'], ['limit', '5']])
+  await expectEnvelope(await t.context.get(`/v2/jobs/search?${qs}`))
   t.pass()
 })
