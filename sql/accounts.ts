@@ -54,11 +54,22 @@ export async function revokeKey(db: Db, key: string) {
 }
 
 export async function findAccountByKey(db: Db, key: string) {
-  const [account] = await db<Account[]>`
-    select ${billingColumns(db)}, k.id::text as key_id
+  return (await findAccountByKeyHash(db, hashKey(key)))?.account ?? null
+}
+
+/**
+ * The live key's account, with its billing_fingerprint (migration 0002): what the API's
+ * short-lived key cache stores, and what every admission compares against the row as
+ * it stands, so a revoked key or a changed account is noticed on the next request.
+ */
+export async function findAccountByKeyHash(db: Db, keyHash: string) {
+  const [row] = await db<(Account & { fingerprint: string })[]>`
+    select ${billingColumns(db)}, k.id::text as key_id, billing_fingerprint(a) as fingerprint
     from api_keys k join accounts a on a.id = k.account_id
-    where k.key_hash = ${hashKey(key)} and k.revoked_at is null`
-  return account ?? null
+    where k.key_hash = ${keyHash} and k.revoked_at is null`
+  if (!row) return null
+  const { fingerprint, ...account } = row
+  return { account: account as Account, fingerprint }
 }
 
 /** An account by id with its billing fields, for JWT authentication and the admin CLI. */

@@ -5,7 +5,7 @@
  * `reserved` is what requests in flight hold.
  */
 import type { Plan } from './accounts.ts'
-import type { Db, Sql } from './db.ts'
+import type { Db } from './db.ts'
 import type { Period } from './periods.ts'
 
 export const meters = {
@@ -59,75 +59,114 @@ export type MeterKey = { accountId: string; plan: Plan; meter: Meter; period: Pe
 
 type LockedRow = AllowanceColumns & { used: number; reserved: number }
 
-async function lockMeterRow(tx: Db, k: MeterKey) {
-  const [row] = await tx<LockedRow[]>`
-    select m.used::int, m.reserved::int, ${allowanceColumns(tx)}
-    from usage_meters m
-    left join account_allowances aa on aa.account_id = m.account_id and aa.meter = m.meter
-    left join plan_meters pm on pm.plan_key = ${k.plan} and pm.meter = m.meter
-    where m.account_id = ${k.accountId} and m.meter = ${k.meter} and m.period_start = ${k.period.start}
-    for update of m`
-  return row
+/**
+ * One request's admission, as meter_admit (migration 0002) takes it: the cached key to
+ * check, the rate-limit buckets to count, and what to reserve on which meter row.
+ */
+export type AdmitItem = {
+  /** the API key's id and the account's billing_fingerprint when read; null for a JWT */
+  keyId: string | null
+  fingerprint: string | null
+  buckets: { bucket: string; windowSeconds: number; limit: number }[]
+  accountId: string
+  plan: Plan
+  /** null or cost 0: nothing to reserve */
+  reserve: { meter: Meter; period: Period; cost: number } | null
 }
 
-export type Reservation = { ok: boolean; state: MeterState }
+export type Admission =
+  /** the cached key was revoked or its account changed: authenticate again */
+  | { kind: 'stale' }
+  | {
+      kind: 'admitted' | 'limited' | 'reserved' | 'refused'
+      /** per bucket, in the item's order: its count in the window, this request included */
+      hits: { hits: number; reset_ms: number }[]
+      /** the meter row after this request's reservation (reserved), or as it stood (refused) */
+      state: MeterState | null
+    }
+
+type AdmitRow = {
+  o_i: number
+  o_kind: 'stale' | 'rl' | 'admitted' | 'limited' | 'reserved' | 'refused'
+  o_j: number | null
+  o_hits: number | null
+  o_reset_ms: number | null
+  o_used: string | null
+  o_reserved: string | null
+  o_included: string | null
+  o_mode: OverageMode | null
+  o_price: string | null
+}
 
 /**
- * Reserves `cost` units in one short transaction: lock the period's row (creating it on
- * the period's first request), check the cap, add to reserved. Block mode refuses when
- * settled plus in-flight usage plus this cost would pass the allowance; the row lock
- * makes parallel requests take turns, so they cannot overshoot.
- *
- * It needs the root connection: sql.begin is not available inside a transaction.
+ * Admits a batch of requests in one statement: each key still valid, each request
+ * counted against its rate limits, and each admitted request's largest cost reserved
+ * with SELECT … FOR UPDATE on its meter row (in meter_admit, which takes locks in one
+ * global order). Block mode refuses a request when settled plus in-flight usage plus
+ * its cost would pass the allowance; the row lock makes parallel requests, from this
+ * process or another, take turns, so they cannot overshoot.
  */
-export async function reserveUsage(db: Db, k: MeterKey, cost: number): Promise<Reservation> {
-  if (!('begin' in db)) throw new Error('reserveUsage needs the root connection, not a transaction')
-  return (db as Sql).begin(async (tx) => {
-    let row = await lockMeterRow(tx, k)
-    if (!row) {
-      await tx`
-        insert into usage_meters (account_id, meter, period_start, period_end)
-        values (${k.accountId}, ${k.meter}, ${k.period.start}, ${k.period.end})
-        on conflict do nothing`
-      row = await lockMeterRow(tx, k)
+export async function admitBatch(db: Db, items: AdmitItem[]): Promise<Admission[]> {
+  const json = items.map((it) => ({
+    k: it.keyId,
+    f: it.fingerprint,
+    b: it.buckets.map((b) => b.bucket),
+    w: it.buckets.map((b) => b.windowSeconds),
+    l: it.buckets.map((b) => b.limit),
+    a: it.accountId,
+    p: it.plan,
+    m: it.reserve && it.reserve.cost > 0 ? it.reserve.meter : null,
+    s: it.reserve?.period.start.toISOString() ?? null,
+    e: it.reserve?.period.end.toISOString() ?? null,
+    c: it.reserve?.cost ?? 0,
+  }))
+  const rows = await db<AdmitRow[]>`select * from meter_admit(${db.json(json)}::jsonb)`
+  const out: Admission[] = items.map(() => ({ kind: 'admitted', hits: [], state: null }))
+  for (const r of rows) {
+    const a = out[r.o_i - 1]
+    if (r.o_kind === 'stale') out[r.o_i - 1] = { kind: 'stale' }
+    else if (a.kind === 'stale') continue
+    else if (r.o_kind === 'rl') a.hits[r.o_j! - 1] = { hits: r.o_hits!, reset_ms: r.o_reset_ms! }
+    else {
+      a.kind = r.o_kind
+      if (r.o_kind === 'reserved' || r.o_kind === 'refused') {
+        a.state = {
+          included: r.o_included === null ? null : Number(r.o_included),
+          overage_mode: r.o_mode,
+          overage_cents_per_unit: r.o_price,
+          used: Number(r.o_used),
+          reserved: Number(r.o_reserved),
+        }
+      }
     }
-    const allowance = resolveAllowance(k.plan, row)
-    const fits = allowance.overage_mode !== 'block' || row.used + row.reserved + cost <= allowance.included!
-    if (!fits) return { ok: false, state: { ...allowance, used: row.used, reserved: row.reserved } }
-    await tx`
-      update usage_meters set reserved = reserved + ${cost}, updated_at = now()
-      where account_id = ${k.accountId} and meter = ${k.meter} and period_start = ${k.period.start}`
-    return { ok: true, state: { ...allowance, used: row.used, reserved: row.reserved + cost } }
-  })
+  }
+  return out
 }
 
 export type Charge = { requestId: string | null; endpoint: string | null }
 
-/**
- * Turns a reservation into a charge of `units` (at most what was reserved) and releases
- * the rest, writing the charge to the ledger in the same statement. Returns the row's
- * used and reserved afterwards.
- */
-export async function settleUsage(db: Db, k: MeterKey, reserved: number, units: number, c: Charge) {
-  const [row] = await db<{ used: number; reserved: number }[]>`
-    with m as (
-      update usage_meters set used = used + ${units}, reserved = reserved - ${reserved}, updated_at = now()
-      where account_id = ${k.accountId} and meter = ${k.meter} and period_start = ${k.period.start}
-      returning used, reserved
-    ), charged as (
-      insert into usage_ledger (account_id, meter, period_start, units, kind, request_id, endpoint)
-      select ${k.accountId}, ${k.meter}, ${k.period.start}, ${units}, 'charge', ${c.requestId}, ${c.endpoint}
-      where ${units}::bigint > 0
-    )
-    select used::int, reserved::int from m`
-  return row
-}
+export type SettleItem = { key: MeterKey; reserved: number; units: number; charge: Charge }
 
-/** Gives back a whole reservation: the request failed before it was worth anything. */
-export async function releaseUsage(db: Db, k: MeterKey, reserved: number) {
-  await db`
-    update usage_meters set reserved = reserved - ${reserved}, updated_at = now()
-    where account_id = ${k.accountId} and meter = ${k.meter} and period_start = ${k.period.start}`
+/**
+ * Turns reservations into charges of `units` (at most what was reserved; 0 releases
+ * the reservation) and writes each charge to the ledger, a batch in one statement
+ * (meter_settle, same lock order as meter_admit). Returns each row's used and
+ * reserved after the batch.
+ */
+export async function settleBatch(db: Db, items: SettleItem[]): Promise<{ used: number; reserved: number }[]> {
+  const json = items.map((it) => ({
+    a: it.key.accountId,
+    m: it.key.meter,
+    s: it.key.period.start.toISOString(),
+    r: it.reserved,
+    u: it.units,
+    q: it.charge.requestId,
+    ep: it.charge.endpoint,
+  }))
+  const rows = await db<{ o_i: number; o_used: string; o_reserved: string }[]>`select * from meter_settle(${db.json(json)}::jsonb)`
+  const out: { used: number; reserved: number }[] = []
+  for (const r of rows) out[r.o_i - 1] = { used: Number(r.o_used), reserved: Number(r.o_reserved) }
+  return out
 }
 
 /**

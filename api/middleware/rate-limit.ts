@@ -32,16 +32,30 @@ export class RateLimiter {
 
   /** Counts the request against each rule; throws the rate-limit 429 when one is over. */
   async check(ctx: Context, rules: LimitRule[]) {
+    this.fastPath(ctx, rules)
+    const hits = await hitRateLimits(this.db, rules.map(({ bucket, windowSeconds }) => ({ bucket, windowSeconds })))
+    this.apply(ctx, rules, rules.map((rule) => hits.find((h) => h.bucket === rule.bucket)!))
+  }
+
+  /** Throws the 429 from memory when a bucket is known to be over until its window ends. */
+  fastPath(ctx: Context, rules: LimitRule[]) {
     const now = Date.now()
     for (const rule of rules) {
       const until = this.blockedUntil.get(rule.bucket)
       if (until === undefined) continue
-      if (until > now) return this.refuse(ctx, { rule, remaining: 0, resetSeconds: Math.ceil((until - now) / 1000), over: true })
+      if (until > now) this.refuse(ctx, { rule, remaining: 0, resetSeconds: Math.ceil((until - now) / 1000), over: true })
       this.blockedUntil.delete(rule.bucket)
     }
-    const hits = await hitRateLimits(this.db, rules.map(({ bucket, windowSeconds }) => ({ bucket, windowSeconds })))
-    const outcomes: Outcome[] = rules.map((rule) => {
-      const hit = hits.find((h) => h.bucket === rule.bucket)!
+  }
+
+  /**
+   * The request's counts, one per rule in order (from hitRateLimits or the admission
+   * statement): sets the headers, or remembers the bucket and throws the 429.
+   */
+  apply(ctx: Context, rules: LimitRule[], hits: { hits: number; reset_ms: number }[]) {
+    const now = Date.now()
+    const outcomes: Outcome[] = rules.map((rule, i) => {
+      const hit = hits[i]
       return { rule, remaining: Math.max(0, rule.limit - hit.hits), resetSeconds: Math.max(1, Math.ceil(hit.reset_ms / 1000)), over: hit.hits > rule.limit }
     })
     const over = outcomes.find((o) => o.over)

@@ -138,3 +138,176 @@ create unlogged table rate_limits (
   window_end timestamptz not null,
   hits integer not null
 );
+
+-- What an API-key authentication read of an account depends on. The API caches a
+-- key's account for a moment and sends this along with every admission; a key that
+-- was revoked, or an account whose billing fields changed since, fails the
+-- comparison and is authenticated afresh before anything is counted.
+create function billing_fingerprint(a accounts) returns text language sql stable as $$
+  select md5(row(a.plan, a.email, a.payments_customer_id, a.subscription_status, a.period_start, a.period_end,
+    a.trial_start, a.trial_end, a.features)::text)
+$$;
+
+-- Admission of a batch of requests in one statement (the API gathers the requests that
+-- arrive while the previous batch is in the database): check each cached key, count
+-- each live request against its rate-limit buckets, and reserve each admitted
+-- request's largest cost on its meter row. p_items is a JSON array, in arrival order:
+--   k: api key id (null: a JWT, not cached), f: its billing_fingerprint,
+--   b, w, l: bucket names, window seconds and limits,
+--   a: account id, p: plan, m: meter (null: nothing to reserve), s, e: period bounds, c: cost.
+-- One row comes back per item ('stale', 'admitted', 'reserved' or 'refused'), plus one
+-- 'rl' row per bucket of a live item (its count in the window including itself).
+--
+-- Locks are taken in one global order, rate-limit buckets by name, then meter rows by
+-- (account, meter, period_start), so batches from several processes never deadlock.
+-- Each meter row is locked with SELECT … FOR UPDATE before its requests are decided,
+-- one at a time in arrival order: block mode admits a request only when settled plus
+-- reserved plus its cost fits the allowance, so parallel requests cannot overshoot.
+-- The allowance follows resolveAllowance() in sql/meters.ts.
+create function meter_admit(p_items jsonb)
+returns table (o_i int, o_kind text, o_j int, o_hits int, o_reset_ms float8,
+  o_used bigint, o_reserved bigint, o_included bigint, o_mode text, o_price text)
+language plpgsql as $$
+declare
+  n int := jsonb_array_length(p_items);
+  st text[] := array_fill('admitted'::text, array[n]);
+  r record;
+  lb text[]; lo int[]; lj int[]; lw int[]; ll int[];
+  ma uuid[]; mm text[]; ms timestamptz[]; me timestamptz[]; mp text[]; mc bigint[]; mo int[];
+  idx int; e int; cnt int; q int; total int;
+  v_hits int; v_reset float8; v_used bigint; v_res bigint; v_changed boolean;
+  v_inc bigint; v_mode text; v_price text;
+begin
+  -- 1. cached keys: still live, and the account as it was read
+  for r in
+    select t.ord::int as i
+    from jsonb_array_elements(p_items) with ordinality t(x, ord)
+    left join api_keys k on k.id = (t.x->>'k')::uuid
+    left join accounts a on a.id = k.account_id
+    where t.x->>'k' is not null
+      and (k.id is null or k.revoked_at is not null or billing_fingerprint(a) is distinct from t.x->>'f')
+  loop
+    st[r.i] := 'stale';
+    o_i := r.i; o_kind := 'stale'; return next;
+  end loop;
+
+  -- 2. rate limits: one upsert per bucket, in bucket order; the k-th request of the
+  -- batch on a bucket gets the count before the batch plus k
+  select array_agg(b.bucket order by b.bucket, t.ord), array_agg(t.ord::int order by b.bucket, t.ord),
+    array_agg(b.j::int order by b.bucket, t.ord),
+    array_agg((t.x->'w'->>(b.j::int - 1))::int order by b.bucket, t.ord),
+    array_agg((t.x->'l'->>(b.j::int - 1))::int order by b.bucket, t.ord)
+  into lb, lo, lj, lw, ll
+  from jsonb_array_elements(p_items) with ordinality t(x, ord),
+    jsonb_array_elements_text(coalesce(t.x->'b', '[]')) with ordinality b(bucket, j)
+  where st[t.ord::int] <> 'stale';
+  total := coalesce(array_length(lb, 1), 0);
+  idx := 1;
+  while idx <= total loop
+    e := idx;
+    while e < total and lb[e + 1] = lb[idx] loop e := e + 1; end loop;
+    cnt := e - idx + 1;
+    insert into rate_limits as rl (bucket, window_end, hits)
+    values (lb[idx], date_bin(make_interval(secs => lw[idx]), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => lw[idx]), cnt)
+    on conflict (bucket) do update set
+      hits = case when excluded.window_end > rl.window_end then excluded.hits else rl.hits + excluded.hits end,
+      window_end = greatest(rl.window_end, excluded.window_end)
+    returning rl.hits, (extract(epoch from rl.window_end - now()) * 1000)::float8 into v_hits, v_reset;
+    for q in idx..e loop
+      o_i := lo[q]; o_kind := 'rl'; o_j := lj[q]; o_hits := v_hits - cnt + (q - idx + 1); o_reset_ms := v_reset;
+      return next;
+      if o_hits > ll[q] then st[lo[q]] := 'limited'; end if;
+    end loop;
+    idx := e + 1;
+  end loop;
+  o_j := null; o_hits := null; o_reset_ms := null;
+
+  -- 3. reservations, meter row by meter row
+  select array_agg((t.x->>'a')::uuid order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
+    array_agg(t.x->>'m' order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
+    array_agg((t.x->>'s')::timestamptz order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
+    array_agg((t.x->>'e')::timestamptz order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
+    array_agg(t.x->>'p' order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
+    array_agg((t.x->>'c')::bigint order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
+    array_agg(t.ord::int order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord)
+  into ma, mm, ms, me, mp, mc, mo
+  from jsonb_array_elements(p_items) with ordinality t(x, ord)
+  where st[t.ord::int] = 'admitted' and t.x->>'m' is not null and (t.x->>'c')::bigint > 0;
+  total := coalesce(array_length(ma, 1), 0);
+  idx := 1;
+  while idx <= total loop
+    e := idx;
+    while e < total and ma[e + 1] = ma[idx] and mm[e + 1] = mm[idx] and ms[e + 1] = ms[idx] loop e := e + 1; end loop;
+    select m.used, m.reserved into v_used, v_res from usage_meters m
+    where m.account_id = ma[idx] and m.meter = mm[idx] and m.period_start = ms[idx]
+    for update;
+    if not found then
+      insert into usage_meters (account_id, meter, period_start, period_end)
+      values (ma[idx], mm[idx], ms[idx], me[idx]) on conflict do nothing;
+      select m.used, m.reserved into v_used, v_res from usage_meters m
+      where m.account_id = ma[idx] and m.meter = mm[idx] and m.period_start = ms[idx]
+      for update;
+    end if;
+    -- the allowance: negotiated, else the plan's; legacy uncapped; else closed
+    select case when mp[idx] = 'legacy' then null when aa.overage_mode is not null then aa.included when pm.overage_mode is not null then pm.included else 0 end,
+      case when mp[idx] = 'legacy' then null when aa.overage_mode is not null then aa.overage_mode when pm.overage_mode is not null then pm.overage_mode else 'block' end,
+      case when mp[idx] = 'legacy' then null when aa.overage_mode is not null then aa.overage_cents_per_unit::text when pm.overage_mode is not null then pm.overage_cents_per_unit::text end
+    into v_inc, v_mode, v_price
+    from (select 1) one
+    left join account_allowances aa on aa.account_id = ma[idx] and aa.meter = mm[idx]
+    left join plan_meters pm on pm.plan_key = mp[idx] and pm.meter = mm[idx];
+    v_changed := false;
+    for q in idx..e loop
+      if v_mode is distinct from 'block' or v_used + v_res + mc[q] <= v_inc then
+        v_res := v_res + mc[q];
+        v_changed := true;
+        st[mo[q]] := 'reserved';
+      else
+        st[mo[q]] := 'refused';
+      end if;
+      o_i := mo[q]; o_kind := st[mo[q]]; o_used := v_used; o_reserved := v_res;
+      o_included := v_inc; o_mode := v_mode; o_price := v_price;
+      return next;
+    end loop;
+    if v_changed then
+      update usage_meters set reserved = v_res, updated_at = now()
+      where account_id = ma[idx] and meter = mm[idx] and period_start = ms[idx];
+    end if;
+    idx := e + 1;
+  end loop;
+  o_used := null; o_reserved := null; o_included := null; o_mode := null; o_price := null;
+
+  -- live requests with nothing to reserve (and rate-limited ones: their rl rows tell)
+  for q in 1..n loop
+    if st[q] in ('admitted', 'limited') then o_i := q; o_kind := st[q]; return next; end if;
+  end loop;
+end $$;
+
+-- Settlement of a batch: each item turns its reservation (r) into a charge of u units
+-- (u <= r; 0 releases it all), locking meter rows in the same order as meter_admit.
+-- Every charge is written to the ledger in the same statement. Items: a, m, s, r, u,
+-- q (request id), ep (endpoint). Returns each item's row as it stands after the batch.
+create function meter_settle(p_items jsonb)
+returns table (o_i int, o_used bigint, o_reserved bigint)
+language plpgsql as $$
+declare
+  r record;
+begin
+  for r in
+    select (t.x->>'a')::uuid as a, t.x->>'m' as m, (t.x->>'s')::timestamptz as s,
+      sum((t.x->>'u')::bigint) as u, sum((t.x->>'r')::bigint) as res, array_agg(t.ord::int) as items
+    from jsonb_array_elements(p_items) with ordinality t(x, ord)
+    group by 1, 2, 3
+    order by 1, 2, 3
+  loop
+    update usage_meters set used = used + r.u, reserved = reserved - r.res, updated_at = now()
+    where account_id = r.a and meter = r.m and period_start = r.s
+    returning used, reserved into o_used, o_reserved;
+    foreach o_i in array r.items loop return next; end loop;
+  end loop;
+  insert into usage_ledger (account_id, meter, period_start, units, kind, request_id, endpoint)
+  select (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, (t.x->>'u')::bigint, 'charge', t.x->>'q', t.x->>'ep'
+  from jsonb_array_elements(p_items) with ordinality t(x, ord)
+  where (t.x->>'u')::bigint > 0
+  order by t.ord;
+end $$;

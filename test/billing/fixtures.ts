@@ -28,7 +28,7 @@ export async function seedCompany(sql: Sql, jobs: number) {
     ...nulls,
     company_id: ids.get(slug)!, job_slug: `billing-${tag}-${n}`, md5_hash: `md5-billing-${tag}-${n}`, source_key: `src-${tag}-${n}`,
     job_title: `Engineer ${n}`, job_title_raw: `Engineer ${n}`, description: '<p>x</p>', description_raw: '<p>x</p>',
-    locations: sql.json([]), remote_countries: [], job_categories: [], skills: [], technologies: [], benefits: [],
+    locations: sql.json([]), remote_countries: [], place_keys: [], job_categories: [], skills: [], technologies: [], benefits: [],
     recruiter_agency: false, meta_completeness: false, date_posted: '2026-11-01', job_board: 'TestBoard', expired: false,
     first_seen_at: new Date(), last_seen_at: new Date(),
   }))
