@@ -174,13 +174,23 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
   const where = whereClause(db, f)
   const rank = rankQuery(db, f)
   const score = rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`
+  const order = orderBy(db, p.sortBy, p.sortOrder, rank !== null)
   const [jobs, counts] = await Promise.all([
+    // The page is chosen over ids and sort keys alone; only its rows are then built
+    // into records. Postgres evaluates a select list before sorting, so sorting the
+    // records themselves would read every match's description.
     db<(JobRecord & { score: number })[]>`
-      select ${jobRecord(db, { raw: p.raw })}, ${score} as score
-      from jobs j join companies c on c.id = j.company_id
-      where ${where}
-      order by ${orderBy(db, p.sortBy, p.sortOrder, rank !== null)}
-      limit ${p.limit} offset ${(p.page - 1) * p.limit}`,
+      select ${jobRecord(db, { raw: p.raw })}, page.score
+      from (
+        select j.id, ${score} as score
+        from jobs j join companies c on c.id = j.company_id
+        where ${where}
+        order by ${order}
+        limit ${p.limit} offset ${(p.page - 1) * p.limit}
+      ) page
+      join jobs j on j.id = page.id
+      join companies c on c.id = j.company_id
+      order by ${order}`,
     totals(db, where),
   ])
   return { jobs, ...counts }

@@ -78,11 +78,13 @@ const pct = (xs: number[], p: number) => {
 }
 
 const sql = await database()
-const app = buildApp({ sql, config: loadConfig(), log: pino({ level: 'silent' }) })
+// the bench measures search, not the limiter: a roomy rate limit, and a metered (not blocking) plan
+const roomy = { limit: 1_000_000, windowSeconds: 60 }
+const app = buildApp({ sql, config: { ...loadConfig(), rateLimits: { key: roomy, search: roomy, anonymous: roomy } }, log: pino({ level: 'silent' }) })
 const server = app.listen(0, '127.0.0.1')
 await new Promise((r) => server.once('listening', r))
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-const account = await createAccount(sql, `bench-${Date.now()}@example.test`, 'enterprise')
+const account = await createAccount(sql, `bench-${Date.now()}@example.test`, 'scale')
 const key = await createKey(sql, account)
 
 type Row = { name: string; total: number; http: number[]; direct: number[] }
