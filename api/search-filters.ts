@@ -7,11 +7,11 @@ import { ValidationError } from 'yup'
 import { resolvePlace } from '../ingest/transform/geo.ts'
 import { placeKey } from '../ingest/transform/place-keys.ts'
 import { parse } from '../sql/query-syntax.ts'
-import type { PlaceFilter, SearchFilters, SearchPage, SortBy } from '../sql/search.ts'
+import { METERS_PER_DEGREE, type PlaceFilter, type SearchFilters, type SearchPage, type SortBy } from '../sql/search.ts'
 import { errors, toItems } from './errors.ts'
 import { geofilterParams, type JobSearchBody } from './schemas/search.ts'
 
-const METERS = { mi: 1609.344, km: 1000, degrees: 111_320 } as const
+const METERS = { mi: 1609.344, km: 1000, degrees: METERS_PER_DEGREE } as const
 const SORTS: SortBy[] = ['relevance', 'date_posted', 'salary', 'company', 'yoe']
 
 const list = (v: string | string[] | undefined | null) => (v === undefined || v === null ? undefined : Array.isArray(v) ? v : [v])
@@ -55,7 +55,7 @@ export function placeFilter(entry: { city?: string; region?: string; country?: s
   if (params.mode === 'strict' || (params.mode === 'auto' && !entry.city)) return strict()
   if (params.mode === 'box') {
     if (entry.city && point) {
-      const dLat = meters / 111_320
+      const dLat = meters / METERS_PER_DEGREE
       const dLng = dLat / Math.max(Math.cos((point.lat * Math.PI) / 180), 0.01)
       return { kind: 'box', bbox: [point.lng - dLng, point.lat - dLat, point.lng + dLng, point.lat + dLat], countryKey: null }
     }

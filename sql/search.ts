@@ -11,6 +11,7 @@ import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
 
 export const COUNT_CAP = 2_000
+export const METERS_PER_DEGREE = 111_320
 
 export type PlaceFilter =
   /** exact: one of jobs.place_keys (a country's key covers remote jobs scoped to it) */
@@ -59,10 +60,14 @@ const present = <T>(v: T[] | undefined): v is T[] => Array.isArray(v) && v.lengt
 function place(db: Db, p: PlaceFilter) {
   if (p.kind === 'key') return db`j.place_keys @> array[${p.key}]::text[]`
   if (p.kind === 'radius') {
+    // a lat/lng box first (btree, with statistics the planner can use), then the distance
+    const dLat = p.meters / METERS_PER_DEGREE
+    const dLng = dLat / Math.max(Math.cos((p.lat * Math.PI) / 180), 0.01)
     return db`exists (
       select 1 from job_locations l
-      where l.job_id = j.id and l.lat is not null
-        and earth_box(ll_to_earth(${p.lat}, ${p.lng}), ${p.meters}) @> ll_to_earth(l.lat, l.lng)
+      where l.job_id = j.id
+        and l.lat between ${p.lat - dLat} and ${p.lat + dLat}
+        and l.lng between ${p.lng - dLng} and ${p.lng + dLng}
         and earth_distance(ll_to_earth(${p.lat}, ${p.lng}), ll_to_earth(l.lat, l.lng)) <= ${p.meters})`
   }
   if (p.kind === 'box') {

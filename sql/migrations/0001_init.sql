@@ -183,7 +183,8 @@ create table job_locations (
 );
 create index job_locations_place_idx on job_locations (lower(country), lower(region), lower(city));
 create index job_locations_city_idx on job_locations (lower(city));
-create index job_locations_earth_idx on job_locations using gist (ll_to_earth(lat, lng)) where lat is not null;
+-- radius and box filters narrow by lat/lng first, then check earth_distance
+create index job_locations_latlng_idx on job_locations (lat, lng);
 
 -- Every board a posting was seen on: a duplicate from another board joins the group
 -- here instead of becoming a second job.
