@@ -101,7 +101,7 @@ const searchDoc = [
   '`date_posted` and `days_ago` mean on or after. String flags must be the strings `"true"` or `"false"`; a JSON boolean is a 422 (string_type).',
   '',
   `**Sorting**: \`relevance\` (default; text rank with title > skills and technologies > description, recency breaking ties; date when there is no text), \`date_posted\`, \`salary\`, \`company\`, \`yoe\`, each \`asc\` or \`desc\`. An unknown sort_by is ignored. The order is stable across pages.`,
-  `**Paging**: \`limit\` 1 to ${MAX_LIMIT} (default 10), \`page\` from 1, and page × limit at most ${MAX_DEPTH}. total_count is exact up to 2,000 and estimated beyond (meta.count says which).`,
+  `**Paging**: \`limit\` 1 to ${MAX_LIMIT} (default 10), \`page\` from 1, and page × limit at most ${MAX_DEPTH}. total_count is exact up to 1,000 and estimated beyond (meta.count says which).`,
 ].join('\n')
 
 export const routeDocs: RouteDoc[] = [

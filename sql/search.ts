@@ -10,7 +10,7 @@ import type { Db } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
 
-export const COUNT_CAP = 2_000
+export const COUNT_CAP = 1_000
 export const METERS_PER_DEGREE = 111_320
 
 export type PlaceFilter =

@@ -203,7 +203,7 @@ const SearchMeta = record(
   {
     count: record(
       { value: int('total_count'), lowerBound: { type: 'boolean' }, exact: { type: 'boolean' } },
-      { description: `Counting stops at 2,000 matches: past that, total_count is the planner's estimate, exact is false and lowerBound true` },
+      { description: `Counting stops at 1,000 matches: past that, total_count is the planner's estimate, exact is false and lowerBound true` },
     ),
     score: { type: 'number' },
     page: int(),
@@ -228,16 +228,16 @@ const SearchJob: JsonSchema = {
 
 const JobSearchPage = record({
   jobs: { type: 'array', items: ref('SearchJob') },
-  total_count: int('Matching live jobs; exact up to 2,000, estimated past it (see meta.count)'),
-  company_count: int('Distinct companies among the matches (counted over the first 2,001 matches)'),
+  total_count: int('Matching live jobs; exact up to 1,000, estimated past it (see meta.count)'),
+  company_count: int('Distinct companies among the matches (counted over the first 1,001 matches)'),
   page: int(),
   limit: int(),
   total_pages: int('total_count / limit, rounded up'),
 })
 
 const JobEstimate = record({
-  total_count: int('Matching live jobs; exact up to 2,000, estimated past it'),
-  company_count: int('Distinct companies among the matches (counted over the first 2,001)'),
+  total_count: int('Matching live jobs; exact up to 1,000, estimated past it'),
+  company_count: int('Distinct companies among the matches (counted over the first 1,001)'),
   count: record({ value: int(), exact: { type: 'boolean' }, lowerBound: { type: 'boolean' } }),
   page: int(),
   limit: int(),
