@@ -2,7 +2,8 @@
  * `make bench` (metering part): what authentication + rate limiting + metering add to
  * a request. GET /v2/jobs/:job_id (keyed, metered) against the same handler mounted
  * bare, at 200 concurrent requests spread over 50 keys, on a scratch database on
- * BENCH_DATABASE_URL's server (default: the machine's Postgres). Prints a table.
+ * BENCH_DATABASE_URL's server (default: the machine's Postgres), with the server's pool
+ * size. Prints a table. BENCH_LOG=error shows the app's errors.
  */
 import Router from '@koa/router'
 import pino from 'pino'
@@ -43,7 +44,8 @@ const dbName = `jds_bench_${randomBytes(4).toString('hex')}`
 await admin`create database ${admin(dbName)}`
 const url = new URL(serverUrl)
 url.pathname = `/${dbName}`
-const sql = connect(url.toString(), 10)
+// the pool the server gets: openDatabase() passes no max with DATABASE_URL, so connect()'s default
+const sql = connect(url.toString())
 
 try {
   await migrate(sql)
@@ -51,7 +53,7 @@ try {
   // scale plan: 2,000,000 jobs included, so no request meets the cap
   const keys = await Promise.all(Array.from({ length: keysCount }, () => createAccountWithKey(sql, 'scale')))
   const config = { ...loadConfig(), rateLimits: { ...loadConfig().rateLimits, key: { limit: 1_000_000, windowSeconds: 60 } } }
-  const app = buildApp({ sql, config, log: pino({ level: 'silent' }) })
+  const app = buildApp({ sql, config, log: pino({ level: process.env.BENCH_LOG ?? 'silent' }) })
   // the same work as GET /v2/jobs/:job_id, without keyed()
   const bare = new Router()
   bare.get('/bare/jobs/:job_id', async (ctx) => {
@@ -104,7 +106,7 @@ try {
     'p95 ms': mid(r.p95).toFixed(2),
     'req/s': Math.round(mid(r.rps)),
   }))
-  console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, ${perRound} requests x ${rounds} rounds (median of rounds), Postgres ${url.host}`)
+  console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (median of rounds), Postgres ${url.host}`)
   console.table(rows)
   console.log(`added to the median: ${(mid(results.metered.median) - mid(results.bare.median)).toFixed(2)} ms (target: at most 2 ms)\n`)
   server.closeAllConnections()
