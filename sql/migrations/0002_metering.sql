@@ -177,6 +177,9 @@ declare
   idx int; e int; cnt int; q int; total int;
   v_hits int; v_reset float8; v_used bigint; v_res bigint; v_changed boolean;
   v_inc bigint; v_mode text; v_price text;
+  v_rows int; v_missing int; ri int;
+  ra uuid[]; rm text[]; rs timestamptz[]; ru bigint[]; rr bigint[]; rinc bigint[]; rmode text[]; rprice text[]; rchg boolean[];
+  hi int[]; hj int[]; hh int[]; hr float8[]; hl int[];
 begin
   -- 1. cached keys: still live, and the account as it was read
   for r in
@@ -191,34 +194,37 @@ begin
     o_i := r.i; o_kind := 'stale'; return next;
   end loop;
 
-  -- 2. rate limits: one upsert per bucket, in bucket order; the k-th request of the
-  -- batch on a bucket gets the count before the batch plus k
-  select array_agg(b.bucket order by b.bucket, t.ord), array_agg(t.ord::int order by b.bucket, t.ord),
-    array_agg(b.j::int order by b.bucket, t.ord),
-    array_agg((t.x->'w'->>(b.j::int - 1))::int order by b.bucket, t.ord),
-    array_agg((t.x->'l'->>(b.j::int - 1))::int order by b.bucket, t.ord)
-  into lb, lo, lj, lw, ll
-  from jsonb_array_elements(p_items) with ordinality t(x, ord),
-    jsonb_array_elements_text(coalesce(t.x->'b', '[]')) with ordinality b(bucket, j)
-  where st[t.ord::int] <> 'stale';
-  total := coalesce(array_length(lb, 1), 0);
-  idx := 1;
-  while idx <= total loop
-    e := idx;
-    while e < total and lb[e + 1] = lb[idx] loop e := e + 1; end loop;
-    cnt := e - idx + 1;
+  -- 2. rate limits: one upsert for every bucket of the batch, in bucket order; the
+  -- k-th request of the batch on a bucket gets the count before the batch plus k
+  with lines as (
+    select t.ord::int as ord, b.j::int as j, b.bucket,
+      (t.x->'w'->>(b.j::int - 1))::int as w, (t.x->'l'->>(b.j::int - 1))::int as lim
+    from jsonb_array_elements(p_items) with ordinality t(x, ord),
+      jsonb_array_elements_text(coalesce(t.x->'b', '[]')) with ordinality b(bucket, j)
+    where st[t.ord::int] <> 'stale'
+  ), per as (
+    select bucket, max(w) as bw, count(*)::int as bn from lines group by bucket
+  ), up as (
     insert into rate_limits as rl (bucket, window_end, hits)
-    values (lb[idx], date_bin(make_interval(secs => lw[idx]), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => lw[idx]), cnt)
+    select bucket, date_bin(make_interval(secs => bw), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => bw), bn
+    from per order by bucket
     on conflict (bucket) do update set
       hits = case when excluded.window_end > rl.window_end then excluded.hits else rl.hits + excluded.hits end,
       window_end = greatest(rl.window_end, excluded.window_end)
-    returning rl.hits, (extract(epoch from rl.window_end - now()) * 1000)::float8 into v_hits, v_reset;
-    for q in idx..e loop
-      o_i := lo[q]; o_kind := 'rl'; o_j := lj[q]; o_hits := v_hits - cnt + (q - idx + 1); o_reset_ms := v_reset;
-      return next;
-      if o_hits > ll[q] then st[lo[q]] := 'limited'; end if;
-    end loop;
-    idx := e + 1;
+    returning rl.bucket, rl.hits, (extract(epoch from rl.window_end - now()) * 1000)::float8 as reset_ms
+  ), counted as (
+    select l.ord, l.j, l.lim, up.reset_ms,
+      (up.hits - per.bn + row_number() over (partition by l.bucket order by l.ord))::int as hits
+    from lines l join per using (bucket) join up using (bucket)
+  )
+  select array_agg(ord order by ord, j), array_agg(j order by ord, j), array_agg(hits order by ord, j),
+    array_agg(reset_ms order by ord, j), array_agg(lim order by ord, j)
+  into hi, hj, hh, hr, hl
+  from counted;
+  for q in 1..coalesce(array_length(hi, 1), 0) loop
+    o_i := hi[q]; o_kind := 'rl'; o_j := hj[q]; o_hits := hh[q]; o_reset_ms := hr[q];
+    return next;
+    if hh[q] > hl[q] then st[hi[q]] := 'limited'; end if;
   end loop;
   o_j := null; o_hits := null; o_reset_ms := null;
 
@@ -235,6 +241,60 @@ begin
   where st[t.ord::int] = 'admitted' and t.x->>'m' is not null and (t.x->>'c')::bigint > 0;
   total := coalesce(array_length(ma, 1), 0);
   idx := 1;
+
+  -- the usual case, every row already there: lock them all in one statement, in order
+  -- (the rows are locked after sorting), decide, and write them back in one statement.
+  -- A row missing (a period's first request) takes the row-by-row path below, which
+  -- creates and locks rows in the same order.
+  if total > 0 then
+    select count(*), count(*) filter (where not exists (
+        select 1 from usage_meters m where m.account_id = d.a and m.meter = d.m and m.period_start = d.s))
+    into v_rows, v_missing
+    from (select distinct a, m, s from unnest(ma, mm, ms) as u(a, m, s)) d;
+  end if;
+  if total > 0 and v_missing = 0 then
+    select array_agg(account_id order by account_id, meter, period_start), array_agg(meter order by account_id, meter, period_start),
+      array_agg(period_start order by account_id, meter, period_start), array_agg(used order by account_id, meter, period_start),
+      array_agg(reserved order by account_id, meter, period_start), array_agg(inc order by account_id, meter, period_start),
+      array_agg(mode order by account_id, meter, period_start), array_agg(price order by account_id, meter, period_start)
+    into ra, rm, rs, ru, rr, rinc, rmode, rprice
+    from (
+      select m.account_id, m.meter, m.period_start, m.used, m.reserved,
+        case when d.p = 'legacy' then null when aa.overage_mode is not null then aa.included when pm.overage_mode is not null then pm.included else 0 end as inc,
+        case when d.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_mode when pm.overage_mode is not null then pm.overage_mode else 'block' end as mode,
+        case when d.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_cents_per_unit::text when pm.overage_mode is not null then pm.overage_cents_per_unit::text end as price
+      from (select a, m, s, max(p) as p from unnest(ma, mm, ms, mp) as u(a, m, s, p) group by a, m, s) d
+      join usage_meters m on m.account_id = d.a and m.meter = d.m and m.period_start = d.s
+      left join account_allowances aa on aa.account_id = d.a and aa.meter = d.m
+      left join plan_meters pm on pm.plan_key = d.p and pm.meter = d.m
+      order by m.account_id, m.meter, m.period_start
+      for update of m
+    ) locked;
+    if coalesce(array_length(ra, 1), 0) = v_rows then
+      rchg := array_fill(false, array[v_rows]);
+      ri := 1;
+      for q in 1..total loop
+        while not (ra[ri] = ma[q] and rm[ri] = mm[q] and rs[ri] = ms[q]) loop ri := ri + 1; end loop;
+        if rmode[ri] is distinct from 'block' or ru[ri] + rr[ri] + mc[q] <= rinc[ri] then
+          rr[ri] := rr[ri] + mc[q];
+          rchg[ri] := true;
+          st[mo[q]] := 'reserved';
+        else
+          st[mo[q]] := 'refused';
+        end if;
+        o_i := mo[q]; o_kind := st[mo[q]]; o_used := ru[ri]; o_reserved := rr[ri];
+        o_included := rinc[ri]; o_mode := rmode[ri]; o_price := rprice[ri];
+        return next;
+      end loop;
+      update usage_meters m set reserved = u.r, updated_at = now()
+      from unnest(ra, rm, rs, rr, rchg) as u(a, m, s, r, chg)
+      where u.chg and m.account_id = u.a and m.meter = u.m and m.period_start = u.s;
+      total := 0; -- decided: skip the row-by-row path
+    end if;
+    -- a row deleted meanwhile (its account removed): the row-by-row path below, which
+    -- takes the remaining locks in order too
+  end if;
+
   while idx <= total loop
     e := idx;
     while e < total and ma[e + 1] = ma[idx] and mm[e + 1] = mm[idx] and ms[e + 1] = ms[idx] loop e := e + 1; end loop;
