@@ -351,23 +351,35 @@ create function meter_settle(p_items jsonb)
 returns table (o_i int, o_used bigint, o_reserved bigint)
 language plpgsql as $$
 declare
-  r record;
+  ia int[]; iu bigint[]; ir bigint[]; k int;
 begin
-  for r in
-    select (t.x->>'a')::uuid as a, t.x->>'m' as m, (t.x->>'s')::timestamptz as s,
-      sum((t.x->>'u')::bigint) as u, sum((t.x->>'r')::bigint) as res, array_agg(t.ord::int) as items
+  -- lock the batch's rows in meter_admit's order first
+  perform 1 from (
+    select m.account_id from usage_meters m
+    join (select distinct (t.x->>'a')::uuid as a, t.x->>'m' as mt, (t.x->>'s')::timestamptz as ps
+          from jsonb_array_elements(p_items) t(x)) d
+      on m.account_id = d.a and m.meter = d.mt and m.period_start = d.ps
+    order by m.account_id, m.meter, m.period_start
+    for update of m
+  ) locked;
+  with items as (
+    select t.ord::int as ord, (t.x->>'a')::uuid as a, t.x->>'m' as mt, (t.x->>'s')::timestamptz as ps,
+      (t.x->>'u')::bigint as units, (t.x->>'r')::bigint as res, t.x->>'q' as req, t.x->>'ep' as ep
     from jsonb_array_elements(p_items) with ordinality t(x, ord)
-    group by 1, 2, 3
-    order by 1, 2, 3
-  loop
-    update usage_meters set used = used + r.u, reserved = reserved - r.res, updated_at = now()
-    where account_id = r.a and meter = r.m and period_start = r.s
-    returning used, reserved into o_used, o_reserved;
-    foreach o_i in array r.items loop return next; end loop;
+  ), sums as (
+    select a, mt, ps, sum(units) as units, sum(res) as res from items group by a, mt, ps
+  ), up as (
+    update usage_meters m set used = m.used + sums.units, reserved = m.reserved - sums.res, updated_at = now()
+    from sums where m.account_id = sums.a and m.meter = sums.mt and m.period_start = sums.ps
+    returning m.account_id, m.meter, m.period_start, m.used, m.reserved
+  ), charged as (
+    insert into usage_ledger (account_id, meter, period_start, units, kind, request_id, endpoint)
+    select a, mt, ps, units, 'charge', req, ep from items where units > 0 order by ord
+  )
+  select array_agg(i.ord), array_agg(up.used), array_agg(up.reserved) into ia, iu, ir
+  from items i join up on up.account_id = i.a and up.meter = i.mt and up.period_start = i.ps;
+  for k in 1..coalesce(array_length(ia, 1), 0) loop
+    o_i := ia[k]; o_used := iu[k]; o_reserved := ir[k];
+    return next;
   end loop;
-  insert into usage_ledger (account_id, meter, period_start, units, kind, request_id, endpoint)
-  select (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, (t.x->>'u')::bigint, 'charge', t.x->>'q', t.x->>'ep'
-  from jsonb_array_elements(p_items) with ordinality t(x, ord)
-  where (t.x->>'u')::bigint > 0
-  order by t.ord;
 end $$;
