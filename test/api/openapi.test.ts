@@ -329,7 +329,7 @@ async function seed(sql: Sql, accountId: string): Promise<Seeded> {
     ...nulls,
     company_id: companyId, job_slug: `openapi-${tag}-${n}`, md5_hash: `md5-${tag}-${n}`, source_key: `src-${tag}-${n}`,
     job_title: `Engineer ${n}`, job_title_raw: `Engineer ${n}!`, description: '<p>Build things.</p>', description_raw: '<div><p>Build things.</p></div>',
-    locations: sql.json([]), remote_countries: [], job_categories: [], skills: [], technologies: [], benefits: [],
+    locations: sql.json([]), remote_countries: [], place_keys: [], job_categories: [], skills: [], technologies: [], benefits: [],
     recruiter_agency: false, meta_completeness: false, date_posted: '2026-11-01', job_board: 'TestBoard', expired: false,
     first_seen_at: new Date(), last_seen_at: new Date(),
     ...fields,
