@@ -201,6 +201,20 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
   return { jobs, ...counts }
 }
 
+/** The plan of a search's page query, for the bench's check that every query uses an index. */
+export async function explainSearch(db: Db, f: SearchFilters, p: SearchPage) {
+  const where = whereClause(db, f)
+  const rank = rankQuery(db, f)
+  const score = rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`
+  const rows = await db<{ 'QUERY PLAN': string }[]>`
+    explain select j.id, ${score} as score
+    from jobs j join companies c on c.id = j.company_id
+    where ${where}
+    order by ${orderBy(db, p.sortBy, p.sortOrder, rank !== null)}
+    limit ${p.limit} offset ${(p.page - 1) * p.limit}`
+  return rows.map((r) => r['QUERY PLAN']).join('\n')
+}
+
 /** The counts alone: POST /v2/jobs/estimate. */
 export function estimateSearch(db: Db, f: SearchFilters) {
   return totals(db, whereClause(db, f))

@@ -167,7 +167,9 @@ create index jobs_yoe_idx on jobs (yoe_min, yoe_max) where not expired;
 create index jobs_job_board_idx on jobs (job_board, date_posted desc, id desc) where not expired;
 create index jobs_visa_idx on jobs (date_posted desc, id desc) where not expired and visa_sponsored;
 create index jobs_expired_idx on jobs (date_expired desc, id) where expired;
-create index jobs_valid_through_idx on jobs (valid_through) where not expired;
+-- not partial: a partial index over every live row tempts the planner to bitmap-scan
+-- all of it just to apply "not expired"
+create index jobs_valid_through_idx on jobs (valid_through);
 -- cosine distance (<=>) must be what queries use for this index to apply
 create index jobs_embedding_idx on jobs using hnsw (embedding vector_cosine_ops);
 

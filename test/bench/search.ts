@@ -17,7 +17,7 @@ import { generatePostings } from '../../seeds/generate.ts'
 import { createAccount, createKey } from '../../sql/accounts.ts'
 import { connect } from '../../sql/db.ts'
 import { migrate } from '../../sql/migrate.ts'
-import { searchJobs } from '../../sql/search.ts'
+import { explainSearch, searchJobs } from '../../sql/search.ts'
 
 const JOBS = Number(process.env.BENCH_SEARCH_JOBS ?? 100_000)
 const REPS = Number(process.env.BENCH_REPS ?? 15)
@@ -87,11 +87,17 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const account = await createAccount(sql, `bench-${Date.now()}@example.test`, 'scale')
 const key = await createKey(sql, account)
 
-type Row = { name: string; total: number; http: number[]; direct: number[] }
+type Row = { name: string; total: number; http: number[]; direct: number[]; plan: string }
 const rows: Row[] = []
 for (const [label, body] of queries) {
-  const row: Row = { name: label, total: 0, http: [], direct: [] }
   const { filters, page } = toSearch(await jobSearchBody.validate(body, { strict: true }).then(() => jobSearchBody.cast(body)))
+  // which indexes the page query reads jobs through; a sequential scan of jobs is named as such
+  const plan = await explainSearch(sql, filters, page)
+  const used = [...new Set(plan.match(/(?:Index|Bitmap Index) (?:Only )?Scan(?: Backward)? using (\w+)|Bitmap Index Scan on (\w+)/g) ?? [])]
+    .map((m) => m.split(/ using | on /)[1])
+    .filter((name) => name.startsWith('jobs_') || name.startsWith('job_locations_'))
+  const seq = /Seq Scan on jobs\b/.test(plan) ? ['seq scan of jobs'] : []
+  const row: Row = { name: label, total: 0, http: [], direct: [], plan: [...new Set([...seq, ...used])].join(', ') }
   for (let i = 0; i < REPS + 2; i++) {
     let t = performance.now()
     const res = await fetch(`${base}/v2/jobs/search`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) })
@@ -114,9 +120,9 @@ await sql.end()
 
 const all = (k: 'http' | 'direct') => rows.flatMap((r) => r[k])
 console.log(`\nJob search, ${JOBS.toLocaleString('en-US')} postings on ${new URL(serverUrl).host}, ${REPS} runs each, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}\n`)
-console.log('| query | matches | HTTP median ms | HTTP p95 ms | SQL median ms | HTTP / SQL |')
-console.log('|---|---:|---:|---:|---:|---:|')
+console.log('| query | matches | HTTP median ms | HTTP p95 ms | SQL median ms | HTTP / SQL | indexes |')
+console.log('|---|---:|---:|---:|---:|---:|---|')
 for (const r of rows) {
-  console.log(`| ${r.name} | ${r.total} | ${pct(r.http, 50).toFixed(1)} | ${pct(r.http, 95).toFixed(1)} | ${pct(r.direct, 50).toFixed(1)} | ${(pct(r.http, 50) / pct(r.direct, 50)).toFixed(2)} |`)
+  console.log(`| ${r.name} | ${r.total} | ${pct(r.http, 50).toFixed(1)} | ${pct(r.http, 95).toFixed(1)} | ${pct(r.direct, 50).toFixed(1)} | ${(pct(r.http, 50) / pct(r.direct, 50)).toFixed(2)} | ${r.plan} |`)
 }
-console.log(`| **all ${rows.length} queries** | | **${pct(all('http'), 50).toFixed(1)}** | **${pct(all('http'), 95).toFixed(1)}** | **${pct(all('direct'), 50).toFixed(1)}** | **${(pct(all('http'), 50) / pct(all('direct'), 50)).toFixed(2)}** |`)
+console.log(`| **all ${rows.length} queries** | | **${pct(all('http'), 50).toFixed(1)}** | **${pct(all('http'), 95).toFixed(1)}** | **${pct(all('direct'), 50).toFixed(1)}** | **${(pct(all('http'), 50) / pct(all('direct'), 50)).toFixed(2)}** | |`)
