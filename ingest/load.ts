@@ -6,7 +6,6 @@
  * and changed at its source, it is rewritten; the same posting from another board
  * joins the first one's group as another source; otherwise it is a new job.
  */
-import { createHash } from 'node:crypto'
 import type { Db, Sql } from '../sql/db.ts'
 import {
   findJobsByHash,
@@ -30,11 +29,6 @@ export type BatchCounts = { inserted: number; updated: number; duplicates: numbe
 
 const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
 
-/** Over everything ingested; the long texts are hashed as they are rather than JSON-escaped. */
-export function contentHash(p: Posting) {
-  const { description, description_raw, description_text: _derived, ...rest } = p
-  return createHash('md5').update(description_raw).update('\u0000').update(description).update(JSON.stringify(rest)).digest('hex')
-}
 
 /** Unique and stable: the same posting always gets the same slug. */
 export function jobSlug(p: Posting) {
@@ -149,7 +143,7 @@ async function loadInTransaction(tx: Db, postings: Posting[], seenAt: Date): Pro
 
   for (const p of postings) {
     const key = sourceKey(p)
-    const hash = contentHash(p)
+    const hash = p.content_hash
     const known = bySource.get(`${p.job_board}\u0000${key}`)
     const source = {
       job_board: p.job_board, source_key: key, content_hash: hash, job_board_link: p.job_board_link,

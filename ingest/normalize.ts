@@ -23,7 +23,7 @@ import { normalizeCompany } from './transform/company.ts'
 import { detectLanguage, mapLanguage } from './transform/language.ts'
 import { extractEmail, extractPhone } from './transform/contacts.ts'
 import { requirementsSummary } from './transform/requirements.ts'
-import { postingHash, primaryLocationKey } from './transform/hash.ts'
+import { contentHash, postingHash, primaryLocationKey } from './transform/hash.ts'
 import { computeScores } from './transform/scores.ts'
 
 export type Rejection = { reason: string }
@@ -84,7 +84,7 @@ function normalizeUnchecked(raw: RawPosting, now: Date): Posting {
   const givenLanguage = optionalString(raw.language, 'language')
   const sourceId = optionalString(raw.source_id, 'source_id')
 
-  const partial: Omit<Posting, 'scores' | 'md5_hash'> = {
+  const partial: Omit<Posting, 'scores' | 'md5_hash' | 'content_hash'> = {
     source_id: sourceId,
     job_board: jobBoard,
     job_board_link: optionalString(raw.job_board_link, 'job_board_link'),
@@ -126,7 +126,8 @@ function normalizeUnchecked(raw: RawPosting, now: Date): Posting {
     location: primaryLocationKey(where.locations, where.remoteCountries, locationType === 'Remote'),
     text,
   })
-  return { ...partial, md5_hash: md5, scores: computeScores(partial) }
+  const posting = { ...partial, md5_hash: md5, scores: computeScores(partial) }
+  return { ...posting, content_hash: contentHash(posting) }
 }
 
 /**

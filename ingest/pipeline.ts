@@ -29,7 +29,7 @@ export type IngestOptions = {
   onBatch?: (summary: Summary) => void
 }
 
-type Chunk = { line: number; raw: RawPosting }[]
+type Chunk = ({ line: number; raw: RawPosting } | { line: number; text: string })[]
 
 export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable<ReadItem>, opts: IngestOptions): Promise<Summary> {
   const started = Date.now()
@@ -96,7 +96,7 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
     for await (const item of items) {
       summary.read++
       if ('error' in item) reject(item.line, item.error)
-      else chunk.push({ line: item.line, raw: item.raw })
+      else chunk.push(item)
       if (chunk.length >= batchSize) await flush()
     }
     if (chunk.length) await flush()

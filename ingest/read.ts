@@ -10,7 +10,8 @@ import { csvRowToPosting } from './csv-row.ts'
 import type { RawPosting } from './types.ts'
 
 export type Format = 'jsonl' | 'csv'
-export type ReadItem = { line: number; raw: RawPosting } | { line: number; error: string }
+/** A JSONL line travels as text: the normalize worker parses it, off the main thread. */
+export type ReadItem = { line: number; raw: RawPosting } | { line: number; text: string } | { line: number; error: string }
 
 export function detectFormat(file: string): Format {
   const name = file.toLowerCase().replace(/\.gz$/, '')
@@ -30,14 +31,17 @@ export async function* readJsonl(input: NodeJS.ReadableStream): AsyncGenerator<R
   let line = 0
   for await (const text of readline.createInterface({ input, crlfDelay: Infinity })) {
     line++
-    if (text.trim() === '') continue
-    try {
-      const value = JSON.parse(text)
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) yield { line, error: 'not a JSON object' }
-      else yield { line, raw: value as RawPosting }
-    } catch (e) {
-      yield { line, error: `invalid JSON: ${(e as Error).message}` }
-    }
+    if (text.trim() !== '') yield { line, text }
+  }
+}
+
+/** A JSONL line as a posting, or why it is not one. */
+export function parseLine(text: string): { raw: RawPosting } | { error: string } {
+  try {
+    const value = JSON.parse(text)
+    return value === null || typeof value !== 'object' || Array.isArray(value) ? { error: 'not a JSON object' } : { raw: value as RawPosting }
+  } catch (e) {
+    return { error: `invalid JSON: ${(e as Error).message}` }
   }
 }
 

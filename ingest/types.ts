@@ -143,6 +143,8 @@ export type Posting = {
   contact_email: string | null
   contact_phone: string | null
   md5_hash: string
+  /** over every field above: a re-ingest that changes nothing is recognised by it */
+  content_hash: string
   scores: Scores
   company: Company
 }

@@ -20,3 +20,12 @@ export function primaryLocationKey(locations: Location[], remoteCountries: strin
 export function postingHash(p: { companyName: string; title: string; location: string; text: string }): string {
   return createHash('md5').update(`${fold(p.companyName)}\n${fold(p.title)}\n${p.location}\n${p.text.toLowerCase()}`).digest('hex')
 }
+
+/**
+ * Over everything a posting carries, so a re-ingest that changes nothing is known
+ * without comparing fields. The long texts are hashed as they are, not JSON-escaped.
+ */
+export function contentHash(p: { description: string; description_raw: string; description_text: string } & Record<string, unknown>): string {
+  const { description, description_raw, description_text: _derived, content_hash: _self, ...rest } = p
+  return createHash('md5').update(description_raw).update('\u0000').update(description).update(JSON.stringify(rest)).digest('hex')
+}

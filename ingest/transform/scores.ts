@@ -4,7 +4,7 @@
  */
 import type { Posting, Scores } from '../types.ts'
 
-type Scored = Omit<Posting, 'scores' | 'md5_hash'>
+type Scored = Omit<Posting, 'scores' | 'md5_hash' | 'content_hash'>
 
 const clamp = (n: number) => Math.max(0, Math.min(1, Math.round(n * 1000) / 1000))
 

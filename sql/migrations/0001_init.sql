@@ -160,8 +160,7 @@ create index jobs_place_keys_idx on jobs using gin (place_keys);
 create index jobs_location_type_idx on jobs (location_type, date_posted desc, id desc) where not expired;
 create index jobs_job_type_idx on jobs (job_type, date_posted desc, id desc) where not expired;
 create index jobs_experience_idx on jobs (experience_level, date_posted desc, id desc) where not expired;
-create index jobs_salary_idx on jobs (salary_annual_max, salary_annual_min) where not expired;
--- the salary sort's own order (sql/search.ts)
+-- the salary filter's and sort's expression (sql/search.ts)
 create index jobs_salary_sort_idx on jobs ((coalesce(salary_annual_max, salary_annual_min)) desc nulls last, id desc) where not expired;
 create index jobs_yoe_idx on jobs (yoe_min, yoe_max) where not expired;
 create index jobs_job_board_idx on jobs (job_board, date_posted desc, id desc) where not expired;
@@ -183,7 +182,7 @@ create table job_locations (
   lng double precision,
   primary key (job_id, position)
 );
-create index job_locations_place_idx on job_locations (lower(country), lower(region), lower(city));
+-- strict filters use jobs.place_keys; this serves the rest (a city without its region)
 create index job_locations_city_idx on job_locations (lower(city));
 -- radius and box filters narrow by lat/lng first, then check earth_distance
 create index job_locations_latlng_idx on job_locations (lat, lng);
