@@ -175,24 +175,29 @@ export type SearchResult = {
   exact: boolean
 }
 
+/** The ids (and scores) of one page, in order: the part of a search that reads the matches. */
+function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>) {
+  const rank = rankQuery(db, f)
+  const order = orderBy(db, p.sortBy, p.sortOrder, rank !== null)
+  const ids = db`
+    select j.id, ${rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`} as score
+    from jobs j join companies c on c.id = j.company_id
+    where ${where}
+    order by ${order}
+    limit ${p.limit} offset ${(p.page - 1) * p.limit}`
+  return { ids, order }
+}
+
 export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
   const where = whereClause(db, f)
-  const rank = rankQuery(db, f)
-  const score = rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`
-  const order = orderBy(db, p.sortBy, p.sortOrder, rank !== null)
+  const { ids, order } = pageIds(db, f, p, where)
   const [jobs, counts] = await Promise.all([
     // The page is chosen over ids and sort keys alone; only its rows are then built
     // into records. Postgres evaluates a select list before sorting, so sorting the
     // records themselves would read every match's description.
     db<(JobRecord & { score: number })[]>`
       select ${jobRecord(db, { raw: p.raw })}, page.score
-      from (
-        select j.id, ${score} as score
-        from jobs j join companies c on c.id = j.company_id
-        where ${where}
-        order by ${order}
-        limit ${p.limit} offset ${(p.page - 1) * p.limit}
-      ) page
+      from (${ids}) page
       join jobs j on j.id = page.id
       join companies c on c.id = j.company_id
       order by ${order}`,
@@ -203,15 +208,7 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
 
 /** The plan of a search's page query, for the bench's check that every query uses an index. */
 export async function explainSearch(db: Db, f: SearchFilters, p: SearchPage) {
-  const where = whereClause(db, f)
-  const rank = rankQuery(db, f)
-  const score = rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`
-  const rows = await db<{ 'QUERY PLAN': string }[]>`
-    explain select j.id, ${score} as score
-    from jobs j join companies c on c.id = j.company_id
-    where ${where}
-    order by ${orderBy(db, p.sortBy, p.sortOrder, rank !== null)}
-    limit ${p.limit} offset ${(p.page - 1) * p.limit}`
+  const rows = await db<{ 'QUERY PLAN': string }[]>`explain ${pageIds(db, f, p, whereClause(db, f)).ids}`
   return rows.map((r) => r['QUERY PLAN']).join('\n')
 }
 
@@ -228,7 +225,7 @@ async function totals(db: Db, where: ReturnType<typeof whereClause>) {
 }
 
 /** Exact up to COUNT_CAP + 1; the caller knows it is a lower bound past the cap. */
-export async function countMatches(db: Db, where: ReturnType<typeof whereClause>) {
+async function countMatches(db: Db, where: ReturnType<typeof whereClause>) {
   return db<{ total: number; companies: number }[]>`
     select count(*)::int as total, count(distinct company_id)::int as companies
     from (

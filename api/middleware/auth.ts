@@ -3,7 +3,7 @@
  * one). The key itself never reaches a log: the request logger records only the
  * account id this sets.
  */
-import type { Context, Next } from 'koa'
+import type { Context } from 'koa'
 import { findAccountByKey, findAccountByKeyHash, findBillingAccount, hashKey, type Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
 import { loadConfig } from '../config.ts'
@@ -26,13 +26,6 @@ declare module 'koa' {
   interface DefaultContext {
     /** set by buildApp: the JWT secret for routes that accept a token */
     jwtSecret?: string
-  }
-}
-
-export function requireKey(db: Db, { signIn = false, token = false }: AuthOptions = {}) {
-  return async (ctx: Context, next: Next) => {
-    ctx.state.account = await authenticate(ctx, db, { signIn, token })
-    return next()
   }
 }
 
