@@ -94,18 +94,21 @@ function rangeOverlap(db: Db, lo: string, hi: string, r: Range, orMissing: boole
   return orMissing ? db`((${db(lo)} is null and ${db(hi)} is null) or (${cond}))` : db`(${cond})`
 }
 
+/** Each text filter with the vector it matches; titles and keywords also count towards relevance. */
+function textQueries(db: Db, f: SearchFilters) {
+  const fields = [
+    [f.titles, db`j.title_tsv`, true],
+    [f.keywords, db`j.keywords_tsv`, true],
+    [f.companyKeywords, db`c.search_tsv`, false],
+  ] as const
+  return fields.flatMap(([q, vector, ranked]) => (q ? [{ vector, ranked, ...toTsquery(db, q) }] : []))
+}
+
 export function whereClause(db: Db, f: SearchFilters) {
   const conds = [db`not j.expired`]
-  for (const [q, column] of [[f.titles, 'title_tsv'], [f.keywords, 'keywords_tsv']] as const) {
-    if (!q) continue
-    const { include, exclude } = toTsquery(db, q)
-    if (include) conds.push(db`j.${db(column)} @@ ${include}`)
-    if (exclude) conds.push(db`not (j.${db(column)} @@ ${exclude})`)
-  }
-  if (f.companyKeywords) {
-    const q = toTsquery(db, f.companyKeywords)
-    if (q.include) conds.push(db`c.search_tsv @@ ${q.include}`)
-    if (q.exclude) conds.push(db`not (c.search_tsv @@ ${q.exclude})`)
+  for (const { vector, include, exclude } of textQueries(db, f)) {
+    if (include) conds.push(db`${vector} @@ ${include}`)
+    if (exclude) conds.push(db`not (${vector} @@ ${exclude})`)
   }
   if (f.jobSlug) conds.push(db`j.job_slug = ${f.jobSlug}`)
   if (present(f.locationTypes)) conds.push(db`j.location_type = any(${f.locationTypes})`)
@@ -142,9 +145,7 @@ export function whereClause(db: Db, f: SearchFilters) {
 
 /** ts_rank on rank_tsv: title (A, 1.0) > skills and technologies (B, 0.4) > benefits (C, 0.2); description only: 0. */
 function rankQuery(db: Db, f: SearchFilters) {
-  const parts = [f.titles && toTsquery(db, f.titles).include, f.keywords && toTsquery(db, f.keywords).include].filter(
-    (x): x is NonNullable<typeof x> => Boolean(x),
-  )
+  const parts = textQueries(db, f).flatMap((q) => (q.ranked && q.include ? [q.include] : []))
   return parts.length ? parts.reduce((acc, p) => db`${acc} || ${p}`) : null
 }
 

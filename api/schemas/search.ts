@@ -19,12 +19,15 @@ export const MAX_DEPTH = 10_000
 const flag = () => string().oneOf(['true', 'false'])
 const strings = () => array(string().required().max(500)).max(50)
 
+/** A string or an array of up to 50 strings. */
+const stringOrList = (field: string) =>
+  mixed<string | string[]>().test('string-or-list', `${field} must be a string or a list of strings`, (v) =>
+    v === undefined || v === null || typeof v === 'string' || (Array.isArray(v) && v.length <= 50 && v.every((x) => typeof x === 'string')),
+  )
+
 /** A string or an array of strings, every value from `allowed`; the message names the field. */
 const oneOrMany = (field: string, allowed: string[]) =>
-  mixed<string | string[]>()
-    .test('string-or-list', `${field} must be a string or a list of strings`, (v) =>
-      v === undefined || v === null || typeof v === 'string' || (Array.isArray(v) && v.length <= 50 && v.every((x) => typeof x === 'string')),
-    )
+  stringOrList(field)
     .test('known-values', function (v) {
       const values = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v]
       const unknown = values.filter((x) => typeof x === 'string' && !allowed.includes(x))
@@ -81,11 +84,7 @@ export const jobSearchBody = object({
   job_type: array(string().required().oneOf(['Full Time', 'Part Time', 'Contract', 'Contract / Temporary', 'Internship'])).max(5),
   job_category: array(string().required().oneOf([...categories, 'Other'])).max(40),
   company_types: array(string().required().oneOf(sizeBuckets)).max(8),
-  job_board: mixed<string | string[]>().test(
-    'string-or-list',
-    'job_board must be a string or a list of strings',
-    (v) => v === undefined || v === null || typeof v === 'string' || (Array.isArray(v) && v.length <= 50 && v.every((x) => typeof x === 'string')),
-  ),
+  job_board: stringOrList('job_board'),
   industry: oneOrMany('industry', industryNames),
   sub_industry: oneOrMany('sub_industry', subindustryNames),
   date_posted: string().matches(/^\d{4}-\d{2}-\d{2}$/, 'date_posted must be a date as YYYY-MM-DD').test('real-date', 'date_posted is not a real date', (v) => !v || !Number.isNaN(Date.parse(v))),
