@@ -3,15 +3,15 @@
  * first (so every failure, including a body that will not parse, gets the spec's
  * envelope), then the request log, CORS, readiness, and the routers. Routes that take a
  * body parse it with jsonBody. Authentication, rate limits, feature gates and metering
- * are declared per route with keyed() (middleware/keyed.ts); the limiter and the JWT
- * secret they use hang on app.context, so each app keeps its own configuration.
+ * are declared per route with keyed() (middleware/keyed.ts); their state (admission.ts)
+ * and the JWT secret hang on app.context, so each app keeps its own.
  */
 import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { Sql } from '../sql/db.ts'
 import { errorHandler } from './errors.ts'
-import { RateLimiter } from './middleware/rate-limit.ts'
+import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
 import { requestLog } from './middleware/request-log.ts'
@@ -27,9 +27,12 @@ export type AppDeps = { sql: Sql; config: Config; log: Logger; readiness?: Readi
 
 export function buildApp({ sql, config, log, readiness = { ready: true } }: AppDeps) {
   const app = new Koa({ proxy: false })
-  app.context.rateLimiter = new RateLimiter(sql, config.rateLimits)
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
+  const admission = new Admission(sql, config.rateLimits, (err) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed'))
+  app.context.admission = admission
+  // its tick reads tables the migrations create: the server starts it once they ran
+  if (readiness.ready) admission.start()
   app.on('error', (err: Error, ctx?: Koa.Context) => {
     log.error({ req_id: ctx?.state?.requestId, route: ctx?._matchedRoute ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
   })

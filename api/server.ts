@@ -32,6 +32,7 @@ log.info({ port: config.port }, 'listening')
 readiness.stage = 'migrations'
 const applied = await migrate(db.sql)
 if (applied.length) log.info({ applied }, 'migrations applied')
+app.context.admission!.start()
 
 readiness.stage = 'queues'
 const boss = createBoss(db.url, log)
@@ -54,7 +55,13 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   log.info({ signal }, 'shutting down')
-  server.close()
+  // in-flight requests settle, then what they charged is recorded and the leases go back
+  await new Promise((resolve) => {
+    server.close(resolve)
+    server.closeIdleConnections()
+    setTimeout(() => server.closeAllConnections(), 5000).unref()
+  })
+  await app.context.admission!.close().catch((err) => log.error({ err: { message: err.message } }, 'final usage flush failed'))
   workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await db.close()

@@ -1,5 +1,5 @@
 /** Accounts and API keys. A key is only ever stored as its SHA-256. */
-import { createHash, randomBytes } from 'node:crypto'
+import { hash, randomBytes } from 'node:crypto'
 import type { Db } from './db.ts'
 
 export const plans = ['free', 'starter', 'growth', 'scale', 'pro', 'enterprise', 'legacy'] as const
@@ -27,7 +27,7 @@ const billingColumns = (db: Db) => db`
   a.id::text, a.email, a.plan, a.billing_source, a.payments_customer_id, a.subscription_status,
   a.period_start, a.period_end, a.trial_start, a.trial_end, a.features`
 
-export const hashKey = (key: string) => createHash('sha256').update(key).digest('hex')
+export const hashKey = (key: string) => hash('sha256', key, 'hex')
 
 /** 24 random bytes, base64url: 192 bits, with a prefix that makes leaked keys greppable. */
 export const newKey = () => `jds_${randomBytes(24).toString('base64url')}`
@@ -54,22 +54,16 @@ export async function revokeKey(db: Db, key: string) {
 }
 
 export async function findAccountByKey(db: Db, key: string) {
-  return (await findAccountByKeyHash(db, hashKey(key)))?.account ?? null
+  return findAccountByKeyHash(db, hashKey(key))
 }
 
-/**
- * The live key's account, with its billing_fingerprint (migration 0002): what the API's
- * short-lived key cache stores, and what every admission compares against the row as
- * it stands, so a revoked key or a changed account is noticed on the next request.
- */
-export async function findAccountByKeyHash(db: Db, keyHash: string) {
-  const [row] = await db<(Account & { fingerprint: string })[]>`
-    select ${billingColumns(db)}, k.id::text as key_id, billing_fingerprint(a) as fingerprint
+/** The account behind a live key, by the key's hash. */
+export async function findAccountByKeyHash(db: Db, keyHash: string): Promise<Account | null> {
+  const [account] = await db<Account[]>`
+    select ${billingColumns(db)}, k.id::text as key_id
     from api_keys k join accounts a on a.id = k.account_id
     where k.key_hash = ${keyHash} and k.revoked_at is null`
-  if (!row) return null
-  const { fingerprint, ...account } = row
-  return { account: account as Account, fingerprint }
+  return account ?? null
 }
 
 /** An account by id with its billing fields, for JWT authentication and the admin CLI. */

@@ -1,8 +1,8 @@
 /**
  * Usage meters: the catalog of meters, what an account's plan allows on each, and the
- * reserve → settle (or release) cycle on the usage_meters row of the current period.
- * `used` on a row is settled usage and always equals the sum of its ledger rows;
- * `reserved` is what requests in flight hold.
+ * statements behind the API's leases (api/middleware/meter-leases.ts) on the
+ * usage_meters row of the current period. `used` on a row is flushed usage and always
+ * equals the sum of its ledger rows; `reserved` is what live leases hold.
  */
 import type { Plan } from './accounts.ts'
 import type { Db } from './db.ts'
@@ -59,85 +59,51 @@ export type MeterKey = { accountId: string; plan: Plan; meter: Meter; period: Pe
 
 type LockedRow = AllowanceColumns & { used: number; reserved: number }
 
-/**
- * One request's admission, as meter_admit (migration 0002) takes it: the cached key to
- * check, the rate-limit buckets to count, and what to reserve on which meter row.
- */
-export type AdmitItem = {
-  /** the API key's id and the account's billing_fingerprint when read; null for a JWT */
-  keyId: string | null
-  fingerprint: string | null
-  buckets: { bucket: string; windowSeconds: number; limit: number }[]
-  accountId: string
-  plan: Plan
-  /** null or cost 0: nothing to reserve */
-  reserve: { meter: Meter; period: Period; cost: number } | null
+/** Units that live leases hold on a meter row; needs the row's keys as `n.meter` and the account id. */
+const leased = (db: Db, accountId: string, periodStart: Date) => db`
+  coalesce((select sum(l.units) from meter_leases l
+    where l.account_id = ${accountId} and l.meter = n.meter and l.period_start = ${periodStart} and l.expires_at > now()), 0)::int`
+
+/** One meter row a holder leases units on, as meter_grant (migration 0003) takes it. */
+export type GrantItem = {
+  key: MeterKey
+  /** free units the holder gives back before the grant (after an account change) */
+  release: number
+  /** block mode: grant nothing unless this many units are free */
+  need: number
+  /** as many as this when they are free (always, in meter mode) */
+  want: number
 }
 
-export type Admission =
-  /** the cached key was revoked or its account changed: authenticate again */
-  | { kind: 'stale' }
-  | {
-      kind: 'admitted' | 'limited' | 'reserved' | 'refused'
-      /** per bucket, in the item's order: its count in the window, this request included */
-      hits: { hits: number; reset_ms: number }[]
-      /** the meter row after this request's reservation (reserved), or as it stood (refused) */
-      state: MeterState | null
-    }
-
-type AdmitRow = {
-  o_i: number
-  o_kind: 'stale' | 'rl' | 'admitted' | 'limited' | 'reserved' | 'refused'
-  o_j: number | null
-  o_hits: number | null
-  o_reset_ms: number | null
-  o_used: string | null
-  o_reserved: string | null
-  o_included: string | null
-  o_mode: OverageMode | null
-  o_price: string | null
+export type Grant = Allowance & {
+  granted: number
+  /** the row's settled usage, and the units other live leases hold, as of the grant */
+  used: number
+  others: number
 }
 
 /**
- * Admits a batch of requests in one statement: each key still valid, each request
- * counted against its rate limits, and each admitted request's largest cost reserved
- * with SELECT … FOR UPDATE on its meter row (in meter_admit, which takes locks in one
- * global order). Block mode refuses a request when settled plus in-flight usage plus
- * its cost would pass the allowance; the row lock makes parallel requests, from this
- * process or another, take turns, so they cannot overshoot.
+ * Grants leases on a batch of distinct meter rows in one statement: each row is locked
+ * with SELECT … FOR UPDATE (rows in one global order) and, in block mode, a lease is
+ * only granted out of units that nobody has used or leased, so holders cannot
+ * overshoot between them.
  */
-export async function admitBatch(db: Db, items: AdmitItem[]): Promise<Admission[]> {
-  const json = items.map((it) => ({
-    k: it.keyId,
-    f: it.fingerprint,
-    b: it.buckets.map((b) => b.bucket),
-    w: it.buckets.map((b) => b.windowSeconds),
-    l: it.buckets.map((b) => b.limit),
-    a: it.accountId,
-    p: it.plan,
-    m: it.reserve && it.reserve.cost > 0 ? it.reserve.meter : null,
-    s: it.reserve?.period.start.toISOString() ?? null,
-    e: it.reserve?.period.end.toISOString() ?? null,
-    c: it.reserve?.cost ?? 0,
-  }))
-  const rows = await db<AdmitRow[]>`select * from meter_admit(${db.json(json)}::jsonb)`
-  const out: Admission[] = items.map(() => ({ kind: 'admitted', hits: [], state: null }))
+export async function grantLeases(db: Db, holder: string, ttlSeconds: number, items: GrantItem[]): Promise<Grant[]> {
+  const rows = await db<{ o_i: number; o_granted: string; o_used: string; o_others: string; o_included: string | null; o_mode: OverageMode | null; o_price: string | null }[]>`
+    select * from meter_grant(${holder}, ${ttlSeconds},
+      ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
+      ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.key.period.end.toISOString())}::timestamptz[],
+      ${items.map((i) => i.key.plan)}::text[], ${items.map((i) => i.release)}::bigint[],
+      ${items.map((i) => i.need)}::bigint[], ${items.map((i) => i.want)}::bigint[])`
+  const out: Grant[] = []
   for (const r of rows) {
-    const a = out[r.o_i - 1]
-    if (r.o_kind === 'stale') out[r.o_i - 1] = { kind: 'stale' }
-    else if (a.kind === 'stale') continue
-    else if (r.o_kind === 'rl') a.hits[r.o_j! - 1] = { hits: r.o_hits!, reset_ms: r.o_reset_ms! }
-    else {
-      a.kind = r.o_kind
-      if (r.o_kind === 'reserved' || r.o_kind === 'refused') {
-        a.state = {
-          included: r.o_included === null ? null : Number(r.o_included),
-          overage_mode: r.o_mode,
-          overage_cents_per_unit: r.o_price,
-          used: Number(r.o_used),
-          reserved: Number(r.o_reserved),
-        }
-      }
+    out[r.o_i - 1] = {
+      granted: Number(r.o_granted),
+      used: Number(r.o_used),
+      others: Number(r.o_others),
+      included: r.o_included === null ? null : Number(r.o_included),
+      overage_mode: r.o_mode,
+      overage_cents_per_unit: r.o_price,
     }
   }
   return out
@@ -145,28 +111,35 @@ export async function admitBatch(db: Db, items: AdmitItem[]): Promise<Admission[
 
 export type Charge = { requestId: string | null; endpoint: string | null }
 
-export type SettleItem = { key: MeterKey; reserved: number; units: number; charge: Charge }
+/** One request's settled charge on item `row` of a flush, for the ledger. */
+export type LedgerCharge = Charge & { row: number; units: number; at: number }
+
+/** A holder's change to one meter row: units charged since the last flush, free units given back. */
+export type FlushItem = { key: MeterKey; units: number; release: number }
 
 /**
- * Turns reservations into charges of `units` (at most what was reserved; 0 releases
- * the reservation) and writes each charge to the ledger, a batch in one statement
- * (meter_settle, same lock order as meter_admit). Returns each row's used and
- * reserved after the batch.
+ * Moves a holder's settled charges from its leases to `used`, gives back released
+ * units, writes each charge to the ledger and renews all of the holder's leases, in
+ * one statement (meter_flush). Returns each row's used, and what other holders lease
+ * on it, afterwards.
  */
-export async function settleBatch(db: Db, items: SettleItem[]): Promise<{ used: number; reserved: number }[]> {
-  const json = items.map((it) => ({
-    a: it.key.accountId,
-    m: it.key.meter,
-    s: it.key.period.start.toISOString(),
-    r: it.reserved,
-    u: it.units,
-    q: it.charge.requestId,
-    ep: it.charge.endpoint,
-  }))
-  const rows = await db<{ o_i: number; o_used: string; o_reserved: string }[]>`select * from meter_settle(${db.json(json)}::jsonb)`
-  const out: { used: number; reserved: number }[] = []
-  for (const r of rows) out[r.o_i - 1] = { used: Number(r.o_used), reserved: Number(r.o_reserved) }
+export async function flushUsage(db: Db, holder: string, ttlSeconds: number, items: FlushItem[], charges: LedgerCharge[]) {
+  // type 114 (json): serialized once with JSON.stringify and parsed by json_to_recordset
+  const json = db.typed(charges.map((c) => ({ r: c.row + 1, u: c.units, q: c.requestId, e: c.endpoint, t: c.at })), 114)
+  const rows = await db<{ o_i: number; o_used: string; o_others: string }[]>`
+    select * from meter_flush(${holder}, ${ttlSeconds},
+      ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
+      ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.units)}::bigint[], ${items.map((i) => i.release)}::bigint[],
+      ${json})`
+  const out: { used: number; others: number }[] = []
+  for (const r of rows) out[r.o_i - 1] = { used: Number(r.o_used), others: Number(r.o_others) }
   return out
+}
+
+/** Where the billing_epoch sequence stands: it moves whenever a key, account or allowance changes. */
+export async function billingEpoch(db: Db) {
+  const [row] = await db<{ epoch: string }[]>`select (last_value * (is_called::int))::text as epoch from billing_epoch`
+  return row.epoch
 }
 
 /**
@@ -193,10 +166,10 @@ export async function refundUsage(db: Db, k: MeterKey, units: number, c: Charge)
   return row.refunded
 }
 
-/** The meter as it stands, without locking: for zero-cost routes' headers. */
+/** The meter as it stands, without locking. */
 export async function findMeterState(db: Db, k: MeterKey): Promise<MeterState> {
   const [row] = await db<LockedRow[]>`
-    select coalesce(m.used, 0)::int as used, coalesce(m.reserved, 0)::int as reserved, ${allowanceColumns(db)}
+    select coalesce(m.used, 0)::int as used, ${leased(db, k.accountId, k.period.start)} as reserved, ${allowanceColumns(db)}
     from (select ${k.meter}::text as meter) n
     left join usage_meters m on m.account_id = ${k.accountId} and m.meter = n.meter and m.period_start = ${k.period.start}
     left join account_allowances aa on aa.account_id = ${k.accountId} and aa.meter = n.meter
@@ -207,7 +180,7 @@ export async function findMeterState(db: Db, k: MeterKey): Promise<MeterState> {
 /** Every meter of the account for one period, alphabetically, as the summary lists them. */
 export async function listMeterStates(db: Db, accountId: string, plan: Plan, period: Period) {
   const rows = await db<(LockedRow & { meter: Meter })[]>`
-    select n.meter, coalesce(m.used, 0)::int as used, coalesce(m.reserved, 0)::int as reserved, ${allowanceColumns(db)}
+    select n.meter, coalesce(m.used, 0)::int as used, ${leased(db, accountId, period.start)} as reserved, ${allowanceColumns(db)}
     from unnest(${meterNames}::text[]) as n(meter)
     left join usage_meters m on m.account_id = ${accountId} and m.meter = n.meter and m.period_start = ${period.start}
     left join account_allowances aa on aa.account_id = ${accountId} and aa.meter = n.meter

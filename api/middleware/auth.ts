@@ -10,8 +10,6 @@ import { loadConfig } from '../config.ts'
 import { errors } from '../errors.ts'
 import { verifyToken } from './jwt.ts'
 
-export type AuthState = { account: Account }
-
 export type AuthOptions = {
   /**
    * The expired-jobs, export and insights endpoints answer an anonymous call with
@@ -45,47 +43,43 @@ export async function authenticate(ctx: Context, db: Db, { signIn = false, token
 }
 
 /**
- * How long keyed() reuses a key's account without reading it again. Not a window in
- * which a revoked key still works: every keyed request sends the cached account's
- * fingerprint with its admission (sql/meters.ts admitBatch), and a revoked key or a
- * changed account (plan, period, features) is read afresh before anything is counted.
- * The one exception is a key this process is already answering 429 from memory (the
- * rate limiter's fast path): it keeps getting 429, not 401, until its entry expires.
- * Misses are never cached, so a new key works at once.
+ * API keys' accounts, remembered by this process. An entry is dropped whenever the
+ * billing_epoch sequence moves (a key revoked, an account or allowance changed; see
+ * admission.ts), so a change applies within one poll; KEY_CACHE_TTL_MS only bounds how
+ * long an entry lives if polling fails. Misses are never remembered, so a new key
+ * works at once.
  */
-export const KEY_CACHE_TTL_MS = 2000
+export const KEY_CACHE_TTL_MS = 60_000
 const KEY_CACHE_MAX = 10_000
 
-type CachedKey = { account: Account; fingerprint: string; until: number }
-const keyCaches = new WeakMap<object, Map<string, CachedKey>>()
+export class KeyCache {
+  private entries = new Map<string, { account: Account; until: number }>()
 
-/** An authenticated caller, with what admission needs to check a cached key. */
-export type KeyedAuth = { account: Account; fingerprint: string | null; keyHash: string | null }
+  constructor(private db: Db) {}
 
-/**
- * authenticate() for keyed routes: the same answers, but an API key's account may come
- * from the short-lived cache. `fresh` skips the cache (after admission said it is stale).
- */
-export async function authenticateKeyed(ctx: Context, db: Db, opts: AuthOptions, fresh = false): Promise<KeyedAuth> {
-  const key = ctx.get('x-api-key')
-  if (!key || key.length > 200) return { account: await authenticate(ctx, db, opts), fingerprint: null, keyHash: null }
-  const keyHash = hashKey(key)
-  let cache = keyCaches.get(db)
-  if (!cache) keyCaches.set(db, (cache = new Map()))
-  const now = Date.now()
-  const hit = fresh ? undefined : cache.get(keyHash)
-  if (hit && hit.until > now) return { account: hit.account, fingerprint: hit.fingerprint, keyHash }
-  cache.delete(keyHash)
-  const found = await findAccountByKeyHash(db, keyHash)
-  if (!found) throw errors.invalidKey()
-  if (cache.size >= KEY_CACHE_MAX) {
-    for (const [h, c] of cache) if (c.until <= now || cache.size >= KEY_CACHE_MAX) cache.delete(h)
+  /** authenticate(), with an API key's account from memory (synchronously) when it is there. */
+  authenticate(ctx: Context, opts: AuthOptions): Account | Promise<Account> {
+    const key = ctx.get('x-api-key')
+    if (!key || key.length > 200) return authenticate(ctx, this.db, opts)
+    const keyHash = hashKey(key)
+    const hit = this.entries.get(keyHash)
+    if (hit && hit.until > Date.now()) return hit.account
+    return this.load(keyHash)
   }
-  cache.set(keyHash, { ...found, until: now + KEY_CACHE_TTL_MS })
-  return { ...found, keyHash }
-}
 
-/** Drops a cached key (admission found it stale). */
-export function forgetKey(db: Db, keyHash: string) {
-  keyCaches.get(db)?.delete(keyHash)
+  private async load(keyHash: string) {
+    this.entries.delete(keyHash)
+    const now = Date.now()
+    const account = await findAccountByKeyHash(this.db, keyHash)
+    if (!account) throw errors.invalidKey()
+    if (this.entries.size >= KEY_CACHE_MAX) {
+      for (const [h, c] of this.entries) if (c.until <= now || this.entries.size >= KEY_CACHE_MAX) this.entries.delete(h)
+    }
+    this.entries.set(keyHash, { account, until: now + KEY_CACHE_TTL_MS })
+    return account
+  }
+
+  clear() {
+    this.entries.clear()
+  }
 }

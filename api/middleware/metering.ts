@@ -1,16 +1,15 @@
 /**
- * Metering around a handler: reserve the request's largest possible cost before it
- * runs, settle to what the response actually returned after, release everything if
- * it fails. A block-mode meter that cannot cover the reservation refuses with the
- * quota 429. Usage headers go on successful responses and on that 429, never for
- * legacy accounts (which are counted but have no allowance to report against).
+ * What requests cost, and the Platform-Usage-* headers. Usage headers go on successful
+ * responses and on the quota 429, never for legacy accounts (which are counted but
+ * have no allowance to report against).
  */
 import type { Context, Next } from 'koa'
 import type { Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
-import { admitBatch, findMeterState, meters, settleBatch, type Admission, type AdmitItem, type Meter, type MeterKey, type MeterState, type SettleItem } from '../../sql/meters.ts'
-import type { Period } from '../../sql/periods.ts'
+import { findMeterState, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
+import type { MeterLeases } from './meter-leases.ts'
 
 /** What a request may cost (reserved before the handler) and what it did cost (from the response). */
 export type Cost = {
@@ -80,115 +79,57 @@ export function usageHeaders(meter: Meter, s: MeterState, period: Period): Recor
   return h
 }
 
+/** The account's current period, remembered per cached account object until it ends. */
+const periods = new WeakMap<Account, Period>()
+function periodOf(account: Account): Period {
+  const now = Date.now()
+  let p = periods.get(account)
+  if (!p || now >= p.end.getTime() || now < p.start.getTime()) periods.set(account, (p = currentPeriod(account, new Date(now))))
+  return p
+}
+
 const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
 
 /**
- * Gathers calls that arrive while earlier ones are in the database into one call: at
- * most `maxInFlight` batches at a time, the next one taking whatever queued meanwhile.
- * A lone request goes at once (after the current I/O callbacks, so requests parsed in
- * the same turn share a batch). A failed batch fails each of its callers.
+ * Metering around the handler: the request's largest possible cost is reserved from
+ * this process's lease (meter-leases.ts) before it runs; a block-mode meter that
+ * cannot cover it refuses with the quota 429. Afterwards the reservation is settled
+ * to what the response returned (released if the handler threw), before the response
+ * goes out, so the usage headers count this request.
  */
-export class Batcher<I, O> {
-  private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = []
-  private inFlight = 0
-  private scheduled = false
-
-  constructor(
-    private run: (items: I[]) => Promise<O[]>,
-    private maxInFlight = 2,
-    private maxBatch = 256,
-  ) {}
-
-  push(item: I): Promise<O> {
-    return new Promise<O>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject })
-      if (!this.scheduled && this.inFlight < this.maxInFlight) {
-        this.scheduled = true
-        setImmediate(() => {
-          this.scheduled = false
-          this.pump()
-        })
-      }
-    })
-  }
-
-  private pump() {
-    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch)
-      this.inFlight++
-      this.run(batch.map((b) => b.item))
-        .then(
-          (out) => batch.forEach((b, i) => b.resolve(out[i])),
-          (err) => batch.forEach((b) => b.reject(err)),
-        )
-        .finally(() => {
-          this.inFlight--
-          this.pump()
-        })
-    }
-  }
-}
-
-const admitters = new WeakMap<object, Batcher<AdmitItem, Admission>>()
-const settlers = new WeakMap<object, Batcher<SettleItem, { used: number; reserved: number }>>()
-
-/** This process's admissions on `db`: key check, rate limits and reservation, batched (sql/meters.ts admitBatch). */
-export function admit(db: Db, item: AdmitItem): Promise<Admission> {
-  let b = admitters.get(db)
-  if (!b) admitters.set(db, (b = new Batcher((items) => admitBatch(db, items))))
-  return b.push(item)
-}
-
-/** Settles (or, with units 0, releases) a reservation, batched (sql/meters.ts settleBatch). */
-export function settle(db: Db, item: SettleItem): Promise<{ used: number; reserved: number }> {
-  let b = settlers.get(db)
-  if (!b) settlers.set(db, (b = new Batcher((items) => settleBatch(db, items))))
-  return b.push(item)
-}
-
-/**
- * Metering around the handler, once admission has run: `units` is what admission was
- * asked to reserve (0: nothing), `admission` its answer. A block-mode meter that could
- * not cover the reservation refuses with the quota 429; otherwise the handler runs and
- * the reservation is settled to what the response returned (released if it threw)
- * before the response goes out, so the usage headers count this request.
- */
-export async function meterAround(ctx: Context, next: Next, db: Db, meter: Meter, cost: Cost | 0, units: number, period: Period, admission: Admission) {
+export async function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0) {
   const account = ctx.state.account as Account
+  const period = periodOf(account)
   const key: MeterKey = { accountId: account.id, plan: account.plan, meter, period }
+  const units = cost === 0 ? 0 : cost.reserve(ctx)
 
   // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
-  if (units === 0 || admission.kind === 'stale' || !admission.state) {
+  if (units === 0) {
     await next()
-    if (isSuccess(ctx)) ctx.set(usageHeaders(meter, await findMeterState(db, key), period))
+    if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.known(key) ?? (await findMeterState(db, key)), period))
     return
   }
 
-  const reserved = admission.state
-  if (admission.kind === 'refused') {
+  const reserving = leases.reserve(key, units)
+  const reservation = reserving instanceof Promise ? await reserving : reserving
+  if (!reservation.ok) {
+    const { state, remaining } = reservation
     throw errors.quotaExceeded(
-      {
-        meter,
-        unit: meters[meter].unit,
-        included: reserved.included!,
-        remaining: Math.max(0, reserved.included! - reserved.used - reserved.reserved),
-        cost: units,
-        perResult: cost !== 0 && cost.perResult,
-        periodEnd: period.end,
-      },
-      usageHeaders(meter, reserved, period),
+      { meter, unit: meters[meter].unit, included: state.included!, remaining, cost: units, perResult: cost !== 0 && cost.perResult, periodEnd: period.end },
+      usageHeaders(meter, state, period),
     )
   }
 
+  const { row } = reservation
   const charge = { requestId: ctx.state.requestId ?? null, endpoint: `${ctx.method} ${ctx._matchedRoute ?? ctx.path}` }
   try {
     await next()
   } catch (e) {
-    await settle(db, { key, reserved: units, units: 0, charge }).catch((err) => ctx.app.emit('error', err, ctx))
+    leases.settle(row, units, 0, charge)
     throw e
   }
   // never more than was reserved: the reservation is what the cap was checked against
   const charged = isSuccess(ctx) && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
-  const after = await settle(db, { key, reserved: units, units: charged, charge })
-  if (isSuccess(ctx)) ctx.set(usageHeaders(meter, { ...reserved, ...after }, period))
+  leases.settle(row, units, charged, charge)
+  if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.state(row), period))
 }

@@ -3,114 +3,150 @@
  * search endpoints, per client IP on the anonymous reference endpoints. Counters live
  * in Postgres (sql/rate-limits.ts), so several API processes share one limit.
  *
- * Per-process fast path: once the database says a bucket is over its limit, this
- * process answers 429 from memory until that window ends. A window's count only
- * grows, so the database would answer the same; the shared limit still holds.
+ * Per-process fast path: a process claims hits from a bucket's window in the
+ * database in blocks (half of what the window has left, or what its waiting requests
+ * need) and counts requests against its claim in memory. Every hit is claimed before
+ * it is used, so all processes together never pass the limit; a block a process does
+ * not use in the window is only lost to the others. Once the database says a bucket
+ * is over, this process answers 429 from memory until that window ends.
  *
  * Headers, on every limited response (errors included, since errorHandler keeps what
  * is already set): X-RateLimit-Limit, X-RateLimit-Remaining, and X-RateLimit-Reset
  * in seconds until the window ends. Over a limit: 429 with Retry-After.
  */
-import type { Context, Next } from 'koa'
+import type { Context } from 'koa'
 import type { Config, RateLimitRule } from '../config.ts'
-import { loadConfig } from '../config.ts'
 import type { Db } from '../../sql/db.ts'
-import { hitRateLimits } from '../../sql/rate-limits.ts'
+import { claimHits, type Claim, type Claimed } from '../../sql/rate-limits.ts'
 import { errors } from '../errors.ts'
+import { Batcher } from './batcher.ts'
 
 export type LimitRule = RateLimitRule & { bucket: string }
 type Outcome = { rule: LimitRule; remaining: number; resetSeconds: number; over: boolean }
 
+type Bucket = {
+  /** when the window ends, on this process's clock */
+  windowEnd: number
+  /** hits this process claimed in the window, and how many of them requests used */
+  claimed: number
+  used: number
+  /** the window's count in the database (every process's claims) at the last claim */
+  dbHits: number
+  /** the database said the window is over its limit */
+  over: boolean
+  claiming: Promise<void> | null
+  waiting: number
+}
+
 export class RateLimiter {
-  /** bucket → when its full window ends (ms since epoch) */
-  private blockedUntil = new Map<string, number>()
+  private buckets = new Map<string, Bucket>()
+  private claims: Batcher<Claim, Claimed>
 
   constructor(
-    private db: Db,
+    db: Db,
     readonly rules: Config['rateLimits'],
-  ) {}
-
-  /** Counts the request against each rule; throws the rate-limit 429 when one is over. */
-  async check(ctx: Context, rules: LimitRule[]) {
-    this.fastPath(ctx, rules)
-    const hits = await hitRateLimits(this.db, rules.map(({ bucket, windowSeconds }) => ({ bucket, windowSeconds })))
-    this.apply(ctx, rules, rules.map((rule) => hits.find((h) => h.bucket === rule.bucket)!))
-  }
-
-  /** Throws the 429 from memory when a bucket is known to be over until its window ends. */
-  fastPath(ctx: Context, rules: LimitRule[]) {
-    const now = Date.now()
-    for (const rule of rules) {
-      const until = this.blockedUntil.get(rule.bucket)
-      if (until === undefined) continue
-      if (until > now) this.refuse(ctx, { rule, remaining: 0, resetSeconds: Math.ceil((until - now) / 1000), over: true })
-      this.blockedUntil.delete(rule.bucket)
-    }
+  ) {
+    this.claims = new Batcher((items) => claimHits(db, items).then((rows) => items.map((i) => rows.find((r) => r.bucket === i.bucket)!)))
   }
 
   /**
-   * The request's counts, one per rule in order (from hitRateLimits or the admission
-   * statement): sets the headers, or remembers the bucket and throws the 429.
+   * Counts the request against each rule; sets the headers, or throws the rate-limit
+   * 429 when one is over. Synchronous when this process's claims cover the request.
    */
-  apply(ctx: Context, rules: LimitRule[], hits: { hits: number; reset_ms: number }[]) {
-    const now = Date.now()
-    const outcomes: Outcome[] = rules.map((rule, i) => {
-      const hit = hits[i]
-      return { rule, remaining: Math.max(0, rule.limit - hit.hits), resetSeconds: Math.max(1, Math.ceil(hit.reset_ms / 1000)), over: hit.hits > rule.limit }
-    })
+  check(ctx: Context, rules: LimitRule[]): void | Promise<void> {
+    const outcomes: Outcome[] = []
+    for (let i = 0; i < rules.length; i++) {
+      const now = this.takeNow(rules[i])
+      if (!now) return this.checkLater(ctx, rules, outcomes)
+      outcomes.push(now)
+    }
+    this.decide(ctx, outcomes)
+  }
+
+  /** check() once a rule needs a claim from the database: the rest of the rules in turn. */
+  private async checkLater(ctx: Context, rules: LimitRule[], outcomes: Outcome[]) {
+    for (let i = outcomes.length; i < rules.length; i++) outcomes.push(await this.take(rules[i]))
+    this.decide(ctx, outcomes)
+  }
+
+  private decide(ctx: Context, outcomes: Outcome[]) {
     const over = outcomes.find((o) => o.over)
     if (over) {
-      if (this.blockedUntil.size > 10_000) this.prune(now)
-      this.blockedUntil.set(over.rule.bucket, now + over.resetSeconds * 1000)
-      return this.refuse(ctx, over)
+      const h = headers(over)
+      ctx.set(h)
+      throw errors.rateLimited(over.rule.limit, over.rule.windowSeconds, { ...h, 'Retry-After': String(over.resetSeconds) })
     }
     // the tightest rule is what the client should pace itself by
     const tightest = outcomes.reduce((a, b) => (b.remaining / b.rule.limit < a.remaining / a.rule.limit ? b : a))
     ctx.set(headers(tightest))
   }
 
-  private refuse(ctx: Context, o: Outcome): never {
-    const h = headers(o)
-    ctx.set(h)
-    throw errors.rateLimited(o.rule.limit, o.rule.windowSeconds, { ...h, 'Retry-After': String(o.resetSeconds) })
+  /** Forgets buckets whose window has ended. */
+  prune() {
+    const now = Date.now()
+    for (const [name, b] of this.buckets) if (b.windowEnd <= now && !b.claiming) this.buckets.delete(name)
   }
 
-  private prune(now: number) {
-    for (const [bucket, until] of this.blockedUntil) if (until <= now) this.blockedUntil.delete(bucket)
+  /** The rule's outcome from memory, or null when the bucket needs a claim first. */
+  private takeNow(rule: LimitRule): Outcome | null {
+    const now = Date.now()
+    const b = this.buckets.get(rule.bucket)
+    if (!b || b.windowEnd <= now) return null
+    if (b.used < b.claimed) {
+      b.used++
+      return { rule, remaining: Math.max(0, rule.limit - (b.dbHits - b.claimed + b.used)), resetSeconds: resetSeconds(b, now), over: false }
+    }
+    if (b.over) return { rule, remaining: 0, resetSeconds: resetSeconds(b, now), over: true }
+    return null
+  }
+
+  private async take(rule: LimitRule): Promise<Outcome> {
+    for (;;) {
+      const now = Date.now()
+      let b = this.buckets.get(rule.bucket)
+      if (!b || (b.windowEnd <= now && !b.claiming)) {
+        b = { windowEnd: 0, claimed: 0, used: 0, dbHits: 0, over: false, claiming: null, waiting: 0 }
+        this.buckets.set(rule.bucket, b)
+      }
+      const known = this.takeNow(rule)
+      if (known) return known
+      if (b.claiming) {
+        b.waiting++
+        await b.claiming.finally(() => b.waiting--)
+        continue
+      }
+      const bucket = b
+      bucket.claiming = this.claim(rule, bucket).finally(() => (bucket.claiming = null))
+      await bucket.claiming
+    }
+  }
+
+  private async claim(rule: LimitRule, b: Bucket) {
+    const left = rule.limit - b.dbHits
+    const hits = Math.max(1 + b.waiting, Math.floor(left / 2))
+    const row = await this.claims.push({ bucket: rule.bucket, windowSeconds: rule.windowSeconds, hits })
+    const end = Date.now() + row.reset_ms
+    // a new window (in the database's clock) starts the count over
+    if (end - b.windowEnd > (rule.windowSeconds * 1000) / 2) {
+      b.claimed = 0
+      b.used = 0
+      b.over = false
+    }
+    b.windowEnd = end
+    b.dbHits = row.hits
+    const granted = Math.max(0, Math.min(hits, rule.limit - (row.hits - hits)))
+    b.claimed += granted
+    b.over = granted === 0
   }
 }
+
+const resetSeconds = (b: Bucket, now: number) => Math.max(1, Math.ceil((b.windowEnd - now) / 1000))
 
 const headers = (o: Outcome) => ({
   'X-RateLimit-Limit': String(o.rule.limit),
   'X-RateLimit-Remaining': String(o.remaining),
   'X-RateLimit-Reset': String(o.resetSeconds),
 })
-
-declare module 'koa' {
-  interface DefaultContext {
-    /** set by buildApp: one limiter per app, with the app's configured limits */
-    rateLimiter?: RateLimiter
-  }
-}
-
-const fallbacks = new WeakMap<object, RateLimiter>()
-
-/** The app's limiter; a router served without buildApp (tests) gets one with the environment's limits. */
-export function limiterFor(ctx: Context, db: Db): RateLimiter {
-  if (ctx.rateLimiter) return ctx.rateLimiter
-  let limiter = fallbacks.get(db)
-  if (!limiter) fallbacks.set(db, (limiter = new RateLimiter(db, loadConfig().rateLimits)))
-  return limiter
-}
-
-/** The anonymous limit, per client IP: the public reference endpoints. */
-export function anonymousRateLimit(db: Db) {
-  return async (ctx: Context, next: Next) => {
-    const limiter = limiterFor(ctx, db)
-    await limiter.check(ctx, [{ bucket: `ip:${ctx.ip}`, ...limiter.rules.anonymous }])
-    return next()
-  }
-}
 
 /** Per key (or per account, for a JWT), plus the per-second search limit when asked for. */
 export function keyRules(limiter: RateLimiter, id: string, search: boolean): LimitRule[] {

@@ -5,12 +5,15 @@ import { listPlans } from '../../sql/billing.ts'
 import type { Db } from '../../sql/db.ts'
 import { addOnFeatures, meters } from '../../sql/meters.ts'
 import { usageSummary } from '../../sql/usage-summary.ts'
+import { admissionFor } from '../middleware/admission.ts'
 import { keyed } from '../middleware/keyed.ts'
 
 export function billingRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/billing' })
 
   router.get('/usage/summary', keyed(db, { token: true }), async (ctx) => {
+    // what this process charged but has not flushed yet counts too
+    await admissionFor(ctx, db).meters.flush()
     ctx.body = await usageSummary(db, ctx.state.account)
   })
 

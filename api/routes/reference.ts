@@ -1,10 +1,11 @@
 /** Public reference lists (no key): job categories, industries, subindustries. */
 import Router from '@koa/router'
+import type { Context, Next } from 'koa'
 import categories from '../../seeds/categories.json' with { type: 'json' }
 import industries from '../../seeds/industries.json' with { type: 'json' }
 import type { Db } from '../../sql/db.ts'
 import { errors } from '../errors.ts'
-import { anonymousRateLimit } from '../middleware/rate-limit.ts'
+import { admissionFor } from '../middleware/admission.ts'
 import { subindustriesQuery } from '../schemas/reference.ts'
 import { validate } from '../validate.ts'
 
@@ -21,7 +22,12 @@ const subindustries = (() => {
 
 export function referenceRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs/data' })
-  const limited = anonymousRateLimit(db)
+  // the anonymous limit, per client IP
+  const limited = async (ctx: Context, next: Next) => {
+    const { limiter } = admissionFor(ctx, db)
+    await limiter.check(ctx, [{ bucket: `ip:${ctx.ip}`, ...limiter.rules.anonymous }])
+    return next()
+  }
 
   router.get('/categories', limited, (ctx) => {
     ctx.body = { categories: [...categories, 'Other'] }

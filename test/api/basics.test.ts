@@ -63,6 +63,7 @@ test('an invalid or revoked key is a 401 with a string detail', async (t) => {
   const { key } = await createAccountWithKey(t.context.db.sql)
   t.is((await t.context.get('/v2/jobs/999999', { 'x-api-key': key })).status, 404)
   t.true(await revokeKey(t.context.db.sql, key))
+  await t.context.sync()
   t.is((await t.context.get('/v2/jobs/999999', { 'x-api-key': key })).status, 401)
 })
 

@@ -3,6 +3,7 @@ import anyTest, { type TestFn } from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
 import { createAccountWithKey, rawPosting } from '../helpers/factories.ts'
+import { spend } from '../billing/fixtures.ts'
 
 const test = anyTest as TestFn<TestApp>
 
@@ -207,7 +208,8 @@ test('billing: 1 unit per job returned, reserved at the limit; estimate is free 
   t.is(res.headers.get('platform-usage-total-used'), '3')
 
   // use up all but 2 of the free plan's 500 jobs
-  await sql`update usage_meters set used = used + 495 where account_id = ${accountId} and meter = 'm_jobs_api_calls'`
+  await spend(sql, accountId, 'm_jobs_api_calls', 495)
+  await t.context.sync()
   const refused = await t.context.post('/v2/jobs/search', { limit: 10 }, headers)
   t.is(refused.status, 429)
   t.is(refused.headers.get('x-billing-code'), 'limit_exceeded')

@@ -5,7 +5,7 @@ import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import { loadConfig, type Config } from '../../api/config.ts'
 import { errorHandler } from '../../api/errors.ts'
-import { RateLimiter } from '../../api/middleware/rate-limit.ts'
+import { Admission } from '../../api/middleware/admission.ts'
 import type { Plan } from '../../sql/accounts.ts'
 import type { Sql } from '../../sql/db.ts'
 import type { Meter } from '../../sql/meters.ts'
@@ -44,7 +44,11 @@ export async function periodOf(sql: Sql, accountId: string, now = new Date()): P
   return currentPeriod((await findBillingAccount(sql, accountId))!, now)
 }
 
-/** Usage already spent this period (or in `period`): the meter row and a matching ledger charge. */
+/**
+ * Usage already spent this period (or in `period`): the meter row and a matching ledger
+ * charge. It moves billing_epoch, as an account change would, so an app that already
+ * leases on the row grants again at its next sync.
+ */
 export async function spend(sql: Sql, accountId: string, meter: Meter, units: number, period?: Period) {
   const p = period ?? (await periodOf(sql, accountId))
   await sql`
@@ -54,16 +58,24 @@ export async function spend(sql: Sql, accountId: string, meter: Meter, units: nu
   await sql`
     insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint)
     values (${accountId}, ${meter}, ${p.start}, ${units}, 'charge', 'test setup')`
+  await sql`select nextval('billing_epoch')`
 }
 
-export async function meterRow(sql: Sql, accountId: string, meter: Meter, period: Period) {
-  const [row] = await sql<{ used: number; reserved: number }[]>`
-    select used::int, reserved::int from usage_meters
+/**
+ * The meter row once the app's charges are flushed: its used, and the units requests
+ * still in flight hold in the app's lease (0 once every request finished).
+ */
+export async function meterRow(sql: Sql, admission: Admission, accountId: string, meter: Meter, period: Period) {
+  await admission.sync()
+  const [row] = await sql<{ used: number }[]>`
+    select used::int from usage_meters
     where account_id = ${accountId} and meter = ${meter} and period_start = ${period.start}`
-  return row ?? { used: 0, reserved: 0 }
+  return { used: row?.used ?? 0, inFlight: admission.meters.inFlight({ accountId, meter, period }) }
 }
 
-export async function ledgerSum(sql: Sql, accountId: string, meter: Meter, period: Period) {
+/** The ledger's total for the row, once the app's charges are flushed. */
+export async function ledgerSum(sql: Sql, admission: Admission, accountId: string, meter: Meter, period: Period) {
+  await admission.sync()
   const [row] = await sql<{ units: number }[]>`
     select coalesce(sum(units), 0)::int as units from usage_ledger
     where account_id = ${accountId} and meter = ${meter} and period_start = ${period.start}`
@@ -74,7 +86,7 @@ export async function ledgerSum(sql: Sql, accountId: string, meter: Meter, perio
 export async function serveRouter(sql: Sql, router: Router, config: Partial<Config> = {}) {
   const app = new Koa()
   const full = { ...loadConfig(), ...config }
-  app.context.rateLimiter = new RateLimiter(sql, full.rateLimits)
+  const admission = (app.context.admission = new Admission(sql, full.rateLimits).start())
   app.context.jwtSecret = full.jwtSecret
   app.use(errorHandler)
   app.use(router.routes()).use(router.allowedMethods())
@@ -82,7 +94,12 @@ export async function serveRouter(sql: Sql, router: Router, config: Partial<Conf
   await new Promise((r) => server.once('listening', r))
   return {
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+    admission,
+    sync: () => admission.sync(),
+    close: async () => {
+      await new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r())))
+      await admission.close()
+    },
   }
 }
 

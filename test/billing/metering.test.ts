@@ -49,7 +49,7 @@ test('cap rule 1: block mode refuses a request whose largest cost exceeds what r
     'included-remaining': '5', 'overage-used': '0', 'overage-mode': 'block', 'total-used': '495',
   })
   t.is(refused.headers.get('platform-usage-period-start'), null, 'free tier: no period headers')
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 495, reserved: 0 }, 'nothing charged or held')
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 495, inFlight: 0 }, 'nothing charged or held')
 
   const fits = await get(`/v2/platform/companies/${company.slug}/jobs?limit=5`, as(key))
   t.is(fits.status, 200)
@@ -69,13 +69,13 @@ test('per-result endpoints reserve the limit and settle to the count returned', 
   t.is((await res.json()).jobs.length, 3)
   t.like(usage(res), { 'total-used': '3', 'included-remaining': '497' })
   const period = await periodOf(db.sql, accountId)
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 3, reserved: 0 })
-  t.is(await ledgerSum(db.sql, accountId, 'm_jobs_api_calls', period), 3)
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 3, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 3)
 
   // limit above the page maximum reserves the maximum, and validation (422) releases it
   const invalid = await get(`/v2/platform/companies/${small.slug}/jobs?limit=1000`, as(key))
   t.is(invalid.status, 422)
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 3, reserved: 0 })
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 3, inFlight: 0 })
   t.is(costOfLimit(1000, 100), 100)
   t.is(costOfLimit(7, 100), 7)
 })
@@ -88,8 +88,8 @@ test('a failed handler (404) releases the whole reservation and charges nothing'
   t.deepEqual(usage(res), {}, 'usage headers only on success and quota 429s')
   t.truthy(res.headers.get('x-ratelimit-limit'), 'rate-limit headers survive on error responses')
   const period = await periodOf(db.sql, accountId)
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 0, reserved: 0 })
-  t.is(await ledgerSum(db.sql, accountId, 'm_jobs_api_calls', period), 0)
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 0, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 0)
 })
 
 test('cap rule 2: 200 parallel requests against 50 remaining units overshoot by exactly zero, and the ledger agrees', async (t) => {
@@ -102,8 +102,8 @@ test('cap rule 2: 200 parallel requests against 50 remaining units overshoot by 
   t.is(statuses.filter((s) => s === 429).length, 150)
   t.true(responses.filter((r) => r.status === 429).every((r) => r.headers.get('x-billing-code') === 'limit_exceeded'))
   const period = await periodOf(db.sql, accountId)
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 500, reserved: 0 })
-  t.is(await ledgerSum(db.sql, accountId, 'm_jobs_api_calls', period), 500)
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 500, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 500)
   const [{ charges }] = await db.sql<{ charges: number }[]>`
     select count(*)::int as charges from usage_ledger
     where account_id = ${accountId} and kind = 'charge' and endpoint = 'GET /v2/jobs/:job_id'`
@@ -147,7 +147,7 @@ test('cap rule 4: zero-cost endpoints keep working at the cap', async (t) => {
   t.is(task.status, 404, 'tasks answer (404 here), not 429')
   t.is((await get('/v2/jobs/data/categories', {})).status, 200)
   const period = await periodOf(db.sql, accountId)
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 500, reserved: 0 })
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 500, inFlight: 0 })
 })
 
 test('meters are independent: an exhausted jobs meter does not block company lookups', async (t) => {
@@ -179,6 +179,7 @@ test('enterprise allowances are per account', async (t) => {
   const { accountId, key } = await accountOn(db.sql, 'enterprise')
   t.is((await get(`/v2/jobs/${company.jobIds[0]}`, as(key))).status, 429, 'nothing negotiated yet: closed')
   await upsertAllowance(db.sql, accountId, { meter: 'm_jobs_api_calls', included: 2, overage_mode: 'meter', overage_cents_per_unit: '0.123456' })
+  await t.context.sync()
   for (let i = 0; i < 3; i++) t.is((await get(`/v2/jobs/${company.jobIds[0]}`, as(key))).status, 200)
   const summary = await (await get('/v2/billing/usage/summary', as(key))).json()
   const jobs = summary.meters.find((m: { event_name: string }) => m.event_name === 'm_jobs_api_calls')
@@ -270,7 +271,7 @@ test('refunds go to the ledger and keep it equal to the meter row', async (t) =>
   const key = { accountId, plan: 'free' as const, meter: 'm_jobs_api_calls' as const, period }
   t.is(await refundUsage(db.sql, key, 10, { requestId: 'task-1', endpoint: 'export failed' }), 10)
   t.is(await refundUsage(db.sql, key, 100, { requestId: 'task-2', endpoint: 'export failed' }), 20, 'never below zero')
-  t.deepEqual(await meterRow(db.sql, accountId, 'm_jobs_api_calls', period), { used: 0, reserved: 0 })
-  t.is(await ledgerSum(db.sql, accountId, 'm_jobs_api_calls', period), 0)
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 0, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 0)
   await t.throwsAsync(db.sql`update usage_ledger set units = 1 where account_id = ${accountId}`, { message: /append-only/ })
 })

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { Writable } from 'node:stream'
 import { buildApp } from '../../api/app.ts'
+import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../api/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
 import { testDatabase, type TestDb } from './db.ts'
@@ -17,6 +18,9 @@ export type TestApp = {
   readiness: Readiness
   get: (path: string, headers?: Record<string, string>) => Promise<Response>
   post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response>
+  admission: Admission
+  /** applies account changes made behind the app's back and flushes usage, as its next tick would */
+  sync: () => Promise<void>
   close: () => Promise<void>
 }
 
@@ -40,9 +44,12 @@ export async function startTestApp({ config }: { config?: Partial<Config> } = {}
     })
   return {
     db, base, key, accountId, logs, readiness, get, post,
+    admission: app.context.admission!,
+    sync: () => app.context.admission!.sync(),
     close: async () => {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+      await app.context.admission!.close()
       await db.close()
     },
   }

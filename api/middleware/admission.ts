@@ -1,0 +1,99 @@
+/**
+ * What keyed() consults before a handler runs, one per app (one per API process):
+ * the key cache, the rate limiter and the meter leases, all answering from memory,
+ * plus the loop that keeps them honest. Every TICK_MS it flushes settled charges
+ * (MeterLeases.tick) and reads the billing_epoch sequence; when the sequence moved
+ * (a key revoked, an account, plan or allowance changed) cached keys are dropped and
+ * every lease is granted again, so such a change applies within one tick.
+ */
+import type { Context } from 'koa'
+import type { Config } from '../config.ts'
+import { loadConfig } from '../config.ts'
+import type { Db } from '../../sql/db.ts'
+import { billingEpoch } from '../../sql/meters.ts'
+import { KeyCache } from './auth.ts'
+import { MeterLeases } from './meter-leases.ts'
+import { RateLimiter } from './rate-limit.ts'
+
+export const TICK_MS = 50
+
+export class Admission {
+  readonly keys: KeyCache
+  readonly limiter: RateLimiter
+  readonly meters: MeterLeases
+  private epoch: string | null = null
+  private timer: NodeJS.Timeout | null = null
+  private ticks = 0
+
+  constructor(
+    private db: Db,
+    rateLimits: Config['rateLimits'],
+    private onError: (err: unknown) => void = () => {},
+  ) {
+    this.keys = new KeyCache(db)
+    this.limiter = new RateLimiter(db, rateLimits)
+    this.meters = new MeterLeases(db, onError)
+  }
+
+  /** Starts the tick; it never keeps the process alive on its own. */
+  start() {
+    if (this.timer) return this
+    this.timer = setInterval(() => this.tick(), TICK_MS).unref()
+    return this
+  }
+
+  /**
+   * Applies what changed in the database and records what was charged, now: what a
+   * tick does, awaited. Tests call it after changing accounts behind the API's back.
+   */
+  async sync() {
+    await this.pollEpoch()
+    await this.meters.flush()
+  }
+
+  /** Stops the tick, flushes, and gives back every lease. */
+  async close() {
+    if (this.timer) clearInterval(this.timer)
+    this.timer = null
+    await this.meters.close()
+  }
+
+  private tick() {
+    this.meters.tick()
+    this.pollEpoch().catch(this.onError)
+    if (++this.ticks % 100 === 0) this.limiter.prune()
+  }
+
+  private polling: Promise<void> | null = null
+
+  private pollEpoch() {
+    this.polling ??= billingEpoch(this.db)
+      .then((epoch) => {
+        // the first poll too: what was cached before it may predate a change
+        if (epoch !== this.epoch) {
+          this.keys.clear()
+          this.meters.invalidate()
+        }
+        this.epoch = epoch
+      })
+      .finally(() => (this.polling = null))
+    return this.polling
+  }
+}
+
+declare module 'koa' {
+  interface DefaultContext {
+    /** set by buildApp: the app's admission state */
+    admission?: Admission
+  }
+}
+
+const fallbacks = new WeakMap<object, Admission>()
+
+/** The app's admission; a router served without buildApp gets one with the environment's limits. */
+export function admissionFor(ctx: Context, db: Db): Admission {
+  if (ctx.admission) return ctx.admission
+  let a = fallbacks.get(db)
+  if (!a) fallbacks.set(db, (a = new Admission(db, loadConfig().rateLimits).start()))
+  return a
+}

@@ -1,0 +1,308 @@
+/**
+ * This process's leases on meter rows: requests reserve and settle in memory, and the
+ * database is asked only to grant more units and, every FLUSH_MS, to record what was
+ * charged.
+ *
+ * A lease is a number of units held in meter_leases (migration 0003) and granted under
+ * the meter row's lock out of units nobody has used or leased, so in block mode the
+ * units a process can hand out never pass the allowance, whatever other processes
+ * do. Locally a row's lease is split into what requests in flight hold (inFlight),
+ * charges settled but not yet flushed (pending, then flushing) and free units. A
+ * request that finds too few free units waits for one grant per row at a time; a
+ * grant that cannot cover it refuses it, and later requests that could not fit in
+ * what is known to be left are refused without asking again for REFUSAL_MEMORY_MS.
+ *
+ * Flushes move charges from the lease to `used` with one ledger row per request,
+ * give back the free units of rows idle for IDLE_MS, and renew every lease. A lease
+ * lives TTL_SECONDS past its last renewal; a process that cannot renew stops using
+ * its leases at half that, so a lease that expired in the database is never spent.
+ * A process that dies gives its leases back by expiry and loses at most FLUSH_MS of
+ * charges (never more than were served); `close()` flushes and gives everything back.
+ *
+ * Grants and flushes run one at a time: both lock meter rows, and one at a time they
+ * keep this process's own statements from waiting on each other.
+ */
+import { randomUUID } from 'node:crypto'
+import type { Db } from '../../sql/db.ts'
+import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type MeterKey, type MeterState } from '../../sql/meters.ts'
+
+export const TTL_SECONDS = 30
+export const FLUSH_MS = 50
+export const IDLE_MS = 2000
+export const RENEW_MS = 5000
+export const REFUSAL_MEMORY_MS = 250
+/** what a grant asks for beyond the request's need; block mode gets at most half of what is free */
+const LEASE_CHUNK = 1000
+/** flush at once when this many charges wait */
+const FLUSH_AT = 2000
+
+export type LeasedRow = {
+  /** the latest request's key: the plan in it follows the account */
+  key: MeterKey
+  allowance: Allowance | null
+  /** units this process holds on the row, in the database's lease */
+  lease: number
+  inFlight: number
+  pending: number
+  flushing: number
+  /** the row's used, as of the last grant or flush (without pending and flushing) */
+  dbUsed: number
+  /** what other processes' live leases hold, as of the last grant or flush */
+  others: number
+  lastUse: number
+  /** when the lease was last granted or renewed */
+  renewedAt: number
+  /** the account changed: give the free units back and grant again before using them */
+  refresh: boolean
+  refusedAt: number
+  granting: Promise<void> | null
+}
+
+export type Reservation = { ok: true; row: LeasedRow } | { ok: false; state: MeterState; remaining: number }
+
+type GrantRequest = { row: LeasedRow; need: number; resolve: () => void; reject: (e: unknown) => void }
+
+const free = (r: LeasedRow) => r.lease - r.inFlight - r.pending - r.flushing
+const rowId = (k: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) => `${k.accountId}|${k.meter}|${k.period.start.getTime()}`
+
+export class MeterLeases {
+  readonly holder = randomUUID()
+  private rows = new Map<string, LeasedRow>()
+  private ledger: (Charge & { row: LeasedRow; units: number; at: number })[] = []
+  private grants: GrantRequest[] = []
+  private chain: Promise<unknown> = Promise.resolve()
+  private lastFlushAt = 0
+  private flushQueued = false
+  private closed = false
+
+  constructor(
+    private db: Db,
+    private onError: (err: unknown) => void = () => {},
+  ) {}
+
+  /**
+   * Reserves `units` on the row: from the lease, synchronously, when it has them free;
+   * otherwise after a grant. Refused when block mode cannot cover them.
+   */
+  reserve(key: MeterKey, units: number): Reservation | Promise<Reservation> {
+    const row = this.rowFor(key)
+    row.key = key
+    row.lastUse = Date.now()
+    if (this.usable(row) && free(row) >= units) {
+      row.inFlight += units
+      return { ok: true, row }
+    }
+    return this.reserveLater(row, units)
+  }
+
+  private async reserveLater(row: LeasedRow, units: number): Promise<Reservation> {
+    let asked = 0
+    let waited = false
+    for (;;) {
+      if (this.usable(row) && free(row) >= units) {
+        row.inFlight += units
+        return { ok: true, row }
+      }
+      if (row.granting) {
+        await row.granting
+        waited = true
+        continue
+      }
+      const refusedLately = row.refusedAt > Date.now() - REFUSAL_MEMORY_MS
+      if (row.allowance && !row.refresh && (asked > 0 || waited || refusedLately) && units > this.available(row)) {
+        return { ok: false, state: this.state(row), remaining: Math.max(0, this.available(row)) }
+      }
+      // a grant covers the request that asked for it, which resumes first; this is a bug guard
+      if (asked >= 3) throw new Error('three lease grants did not cover one request')
+      asked++
+      const need = this.usable(row) ? units - Math.max(0, free(row)) : units
+      row.granting = this.grant(row, need).finally(() => (row.granting = null))
+      await row.granting
+    }
+  }
+
+  /** Turns a reservation into a charge of `charged` units (0 releases it), for the next flush. */
+  settle(row: LeasedRow, reserved: number, charged: number, charge: Charge) {
+    row.inFlight -= reserved
+    row.lastUse = Date.now()
+    if (charged > 0) {
+      row.pending += charged
+      this.ledger.push({ requestId: charge.requestId, endpoint: charge.endpoint, row, units: charged, at: Date.now() })
+      if (this.ledger.length >= FLUSH_AT) this.queueFlush()
+    }
+  }
+
+  /** What the row stands at, as this process knows it: for usage headers. */
+  state(row: LeasedRow): MeterState {
+    const a = row.allowance
+    return {
+      included: a ? a.included : null,
+      overage_mode: a ? a.overage_mode : null,
+      overage_cents_per_unit: a ? a.overage_cents_per_unit : null,
+      used: row.dbUsed + row.pending + row.flushing,
+      reserved: row.others + row.inFlight,
+    }
+  }
+
+  /** Units that requests in flight hold on the row. */
+  inFlight(key: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) {
+    return this.rows.get(rowId(key))?.inFlight ?? 0
+  }
+
+  /** The row as this process knows it, if it has one with an allowance. */
+  known(key: MeterKey): MeterState | null {
+    const row = this.rows.get(rowId(key))
+    return row?.allowance ? this.state(row) : null
+  }
+
+  /** An account, plan or allowance changed: every lease is given back and granted again before use. */
+  invalidate() {
+    for (const row of this.rows.values()) row.refresh = true
+  }
+
+  /** Flushes now (tests, the usage summary, shutdown): returns once everything settled so far is recorded. */
+  flush(): Promise<void> {
+    return this.serial(() => this.flushOnce(false))
+  }
+
+  /** The periodic tick: flush when charges wait, rows went idle or leases are due for renewal. */
+  tick() {
+    const now = Date.now()
+    const due =
+      this.ledger.length > 0 ||
+      [...this.rows.values()].some((r) => r.pending > 0 || (now - r.lastUse > IDLE_MS && r.inFlight === 0 && r.lease > 0)) ||
+      (this.rows.size > 0 && now - this.lastFlushAt > RENEW_MS)
+    if (due) this.queueFlush()
+  }
+
+  /** Flushes and gives back every lease; reservations after this are still served, from the database. */
+  async close() {
+    this.closed = true
+    await this.serial(() => this.flushOnce(true))
+  }
+
+  private rowFor(key: MeterKey): LeasedRow {
+    const id = rowId(key)
+    let row = this.rows.get(id)
+    if (!row) {
+      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, granting: null }
+      this.rows.set(id, row)
+    }
+    return row
+  }
+
+  /**
+   * The lease can be spent: known, current, and surely not expired in the database. A
+   * flush leaves a lease with two thirds of its life alone, so one marked renewed at a
+   * flush lives at least 2/3 TTL past it; half a TTL keeps clear of that.
+   */
+  private usable(row: LeasedRow) {
+    return row.allowance !== null && !row.refresh && !this.closed && Date.now() - row.renewedAt < (TTL_SECONDS * 1000) / 2
+  }
+
+  /** Units this process could still take on the row: its free units plus what nobody holds. */
+  private available(row: LeasedRow) {
+    const a = row.allowance
+    if (!a || a.overage_mode !== 'block' || a.included === null) return Infinity
+    return a.included - (row.dbUsed + row.pending + row.flushing) - row.others - row.inFlight
+  }
+
+  private grant(row: LeasedRow, need: number) {
+    return new Promise<void>((resolve, reject) => {
+      this.grants.push({ row, need, resolve, reject })
+      if (this.grants.length === 1) this.serial(() => this.grantQueued())
+    })
+  }
+
+  /** One meter_grant for every row waiting: a stale lease's free units go back in the same statement. */
+  private async grantQueued() {
+    const batch = this.grants.splice(0)
+    if (batch.length === 0) return
+    const releases = batch.map(({ row }) => {
+      const release = !this.usable(row) && row.lease > 0 ? Math.max(0, free(row)) : 0
+      row.lease -= release
+      return release
+    })
+    try {
+      const sent = Date.now()
+      const grants = await grantLeases(
+        this.db, this.holder, TTL_SECONDS,
+        batch.map(({ row, need }, i) => ({ key: row.key, release: releases[i], need, want: need + LEASE_CHUNK })),
+      )
+      batch.forEach(({ row, need, resolve }, i) => {
+        const g = grants[i]
+        row.lease += g.granted
+        row.allowance = { included: g.included, overage_mode: g.overage_mode, overage_cents_per_unit: g.overage_cents_per_unit }
+        row.dbUsed = g.used
+        row.others = g.others
+        row.refresh = false
+        row.renewedAt = sent
+        if (g.granted < need) row.refusedAt = Date.now()
+        resolve()
+      })
+    } catch (err) {
+      batch.forEach(({ row, reject }, i) => {
+        row.lease += releases[i]
+        reject(err)
+      })
+    }
+  }
+
+  private queueFlush() {
+    if (this.flushQueued) return
+    this.flushQueued = true
+    this.serial(() => {
+      this.flushQueued = false
+      return this.flushOnce(false)
+    }).catch(this.onError)
+  }
+
+  /** One meter_flush: pending charges, idle rows' free units (every row's, at close), renewal. */
+  private async flushOnce(all: boolean) {
+    const now = Date.now()
+    const items: (FlushItem & { row: LeasedRow })[] = []
+    for (const row of this.rows.values()) {
+      const idle = all || (now - row.lastUse > IDLE_MS && row.inFlight === 0 && !row.granting)
+      const release = idle ? Math.max(0, free(row)) : 0
+      if (row.pending === 0 && release === 0) continue
+      items.push({ row, key: row.key, units: row.pending, release })
+      row.flushing += row.pending
+      row.pending = 0
+      row.lease -= release
+    }
+    const charges = this.ledger
+    this.ledger = []
+    if (items.length === 0 && charges.length === 0 && !(this.rows.size > 0 && now - this.lastFlushAt > RENEW_MS)) return
+    const index = new Map(items.map((item, i) => [item.row, i]))
+    try {
+      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, charges.map((c) => ({ ...c, row: index.get(c.row)! })))
+      this.lastFlushAt = now
+      for (const row of this.rows.values()) if (row.renewedAt > 0 && !row.refresh) row.renewedAt = now
+      items.forEach(({ row, units }, i) => {
+        row.flushing -= units
+        row.lease -= units
+        if (after[i]) {
+          row.dbUsed = after[i].used
+          row.others = after[i].others
+        }
+      })
+      for (const [id, row] of this.rows) {
+        if (row.lease <= 0 && row.inFlight === 0 && row.pending === 0 && row.flushing === 0 && !row.granting && now - row.lastUse > IDLE_MS) this.rows.delete(id)
+      }
+    } catch (err) {
+      items.forEach(({ row, units, release }) => {
+        row.flushing -= units
+        row.pending += units
+        row.lease += release
+      })
+      this.ledger = charges.concat(this.ledger)
+      throw err
+    }
+  }
+
+  private serial<T>(op: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(op, op)
+    this.chain = run.catch(() => {})
+    return run
+  }
+}
