@@ -51,10 +51,15 @@ export class Admission {
     await this.meters.flush()
   }
 
-  /** Stops the tick, flushes, and gives back every lease. */
-  async close() {
+  /** Stops the tick: nothing is flushed or renewed after this (leases then run out). */
+  stop() {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
+  }
+
+  /** Stops the tick, flushes, and gives back every lease. */
+  async close() {
+    this.stop()
     await this.meters.close()
   }
 

@@ -19,6 +19,8 @@ const ALLOWED = new Set(['p', 'br', 'ul', 'ol', 'li', 'strong', 'em', 'b', 'i', 
 // Content dropped with its tag: executable, styling, embedded or form content is never description text.
 const DROP_BODY = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'math', 'textarea', 'select', 'option', 'title', 'head', 'xmp', 'noembed', 'noframes', 'frameset', 'canvas', 'audio', 'video'])
 // Tags after which text must not run together ("<div>Foo</div><div>Bar</div>" is "Foo Bar").
+/** Allowed tags that end an open <p>. */
+const P_CLOSERS = new Set(['p', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote'])
 const BLOCK = new Set(['p', 'br', 'ul', 'ol', 'li', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'pre', 'blockquote', 'div', 'section', 'article', 'header', 'footer', 'main', 'aside', 'nav', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'dl', 'dt', 'dd', 'hr', 'address', 'figure', 'figcaption', 'details', 'summary', 'center', 'form', 'fieldset'])
 const VOID = new Set(['br', 'hr', 'img', 'input', 'meta', 'link', 'area', 'base', 'col', 'embed', 'source', 'track', 'wbr', 'param'])
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel'])
@@ -111,6 +113,14 @@ export function sanitizeDescription(input: string): SanitizedDescription {
         if (!ALLOWED.has(name)) {
           if (BLOCK.has(name) && !html.endsWith(' ')) html += ' '
           return
+        }
+        // HTML cannot nest these in a <p>, nor a <li> directly in a <li>: close the open one,
+        // as a browser would, even where the input's own tags kept the parser from doing so
+        const closes = P_CLOSERS.has(name) ? 'p' : name === 'li' ? 'li' : null
+        if (closes) {
+          const at = open.lastIndexOf(closes)
+          const list = Math.max(open.lastIndexOf('ul'), open.lastIndexOf('ol'))
+          if (at !== -1 && (closes === 'p' || at > list)) while (open.length > at) html += `</${open.pop()}>`
         }
         if (name === 'a') {
           const href = attribs.href !== undefined ? safeHref(attribs.href) : null

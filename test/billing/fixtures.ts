@@ -4,7 +4,9 @@ import type Router from '@koa/router'
 import Koa from 'koa'
 import type { AddressInfo } from 'node:net'
 import { loadConfig, type Config } from '../../api/config.ts'
+import pino from 'pino'
 import { errorHandler } from '../../api/errors.ts'
+import { requestLog } from '../../api/middleware/request-log.ts'
 import { Admission } from '../../api/middleware/admission.ts'
 import type { Plan } from '../../sql/accounts.ts'
 import type { Sql } from '../../sql/db.ts'
@@ -82,13 +84,14 @@ export async function ledgerSum(sql: Sql, admission: Admission, accountId: strin
   return row.units
 }
 
-/** A small app around one router, as buildApp wires it (errors first, the app's limiter), on a real port. */
+/** A small app around one router, as buildApp wires it (errors, request ids, its own admission), on a real port. */
 export async function serveRouter(sql: Sql, router: Router, config: Partial<Config> = {}) {
   const app = new Koa()
   const full = { ...loadConfig(), ...config }
   const admission = (app.context.admission = new Admission(sql, full.rateLimits).start())
   app.context.jwtSecret = full.jwtSecret
   app.use(errorHandler)
+  app.use(requestLog(pino({ level: 'silent' })))
   app.use(router.routes()).use(router.allowedMethods())
   const server = app.listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))

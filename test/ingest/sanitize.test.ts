@@ -39,6 +39,10 @@ test('text keeps literal < and > and decodes entities; output tags are balanced'
   t.is(sanitizeDescription('<p>unclosed <b>bold').html, '<p>unclosed <b>bold</b></p>')
   t.is(sanitizeDescription('<b><i>x</b>y</i>').html, '<b><i>x</i></b>y')
   t.is(sanitizeDescription('<ul><li>One<li>Two</ul>').html, '<ul><li>One</li><li>Two</li></ul>')
+  // found by the property below: an odd tag between two <p>s kept the parser from closing the first
+  t.is(sanitizeDescription('<p><A<p><p>').html, '<p></p><p></p>')
+  t.is(sanitizeDescription('<p>a<b>b<ul><li>c<span><li>d</ul>').html, '<p>a<b>b</b></p><ul><li>c</li><li>d</li></ul>')
+  t.is(sanitizeDescription('<ul><li>a<ul><li>b</ul></ul>').html, '<ul><li>a<ul><li>b</li></ul></li></ul>')
 })
 
 test('plain text descriptions become paragraphs', (t) => {

@@ -1,0 +1,108 @@
+/**
+ * Meter leases across API processes (each app here is one, with its own Admission on
+ * one database): together they never pass a block-mode cap, a dead process's lease
+ * runs out and its units come back, and close() records every charge and gives
+ * every lease back.
+ */
+import anyTest, { type TestFn } from 'ava'
+import { Admission } from '../../api/middleware/admission.ts'
+import { REFUSAL_MEMORY_MS, TTL_SECONDS } from '../../api/middleware/meter-leases.ts'
+import { jobRoutes } from '../../api/routes/jobs.ts'
+import { testDatabase, type TestDb } from '../helpers/db.ts'
+import { accountOn, ledgerSum, meterRow, periodOf, seedCompany, serveRouter, spend } from './fixtures.ts'
+
+type Ctx = { db: TestDb; company: Awaited<ReturnType<typeof seedCompany>> }
+const test = anyTest as TestFn<Ctx>
+const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
+
+test.before(async (t) => {
+  t.context.db = await testDatabase()
+  t.context.company = await seedCompany(t.context.db.sql, 5)
+})
+test.after.always(async (t) => {
+  await t.context?.db?.close()
+})
+
+const as = (key: string) => ({ 'x-api-key': key })
+const leases = (t: { context: Ctx }, accountId: string) =>
+  t.context.db.sql<{ holder: string; units: number; live: boolean }[]>`
+    select holder::text, units::int, expires_at > now() as live from meter_leases where account_id = ${accountId} order by holder`
+
+test('two processes on one block-mode meter: 200 parallel requests split between them, exactly the 50 units left succeed', async (t) => {
+  const { db, company } = t.context
+  const [a, b] = [await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy }), await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })]
+  t.teardown(async () => (await a.close(), await b.close()))
+  const { accountId, key } = await accountOn(db.sql, 'free')
+  await spend(db.sql, accountId, 'm_jobs_api_calls', 450)
+  const statuses = await Promise.all(
+    Array.from({ length: 200 }, async (_, i) => (await fetch(`${(i % 2 ? a : b).base}/v2/jobs/${company.jobIds[i % 5]}`, { headers: as(key) })).status),
+  )
+  t.is(statuses.filter((s) => s === 200).length, 50)
+  t.is(statuses.filter((s) => s === 429).length, 150)
+  const period = await periodOf(db.sql, accountId)
+  await a.admission.sync()
+  t.deepEqual(await meterRow(db.sql, b.admission, accountId, 'm_jobs_api_calls', period), { used: 500, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, b.admission, accountId, 'm_jobs_api_calls', period), 500)
+})
+
+test("a process that dies keeps nothing: once its lease expires, another process gets the units", async (t) => {
+  const { db, company } = t.context
+  const { accountId, key } = await accountOn(db.sql, 'free')
+  await spend(db.sql, accountId, 'm_jobs_api_calls', 480)
+  // the first process takes a lease and stops ticking, as if it had died
+  const dying = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+  t.teardown(dying.close)
+  t.is((await fetch(`${dying.base}/v2/jobs/${company.jobIds[0]}`, { headers: as(key) })).status, 200)
+  await dying.admission.meters.flush()
+  dying.admission.stop()
+  const held = await leases(t, accountId)
+  t.is(held.length, 1)
+  t.true(held[0].units > 0, 'it holds free units beyond the one it charged')
+  const period = await periodOf(db.sql, accountId)
+
+  const alive = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+  t.teardown(alive.close)
+  const before = await Promise.all(Array.from({ length: 19 }, async () => (await fetch(`${alive.base}/v2/jobs/${company.jobIds[1]}`, { headers: as(key) })).status))
+  t.is(before.filter((s) => s === 200).length, 19 - held[0].units, 'the live lease is respected')
+
+  // its lease runs out (TTL_SECONDS after its last renewal); the live process's memory
+  // of its refusals (what it knew of others' leases then) lasts REFUSAL_MEMORY_MS
+  await db.sql`update meter_leases set expires_at = now() - interval '1 second' where holder = ${held[0].holder}`
+  await new Promise((r) => setTimeout(r, REFUSAL_MEMORY_MS))
+  const after = await Promise.all(Array.from({ length: held[0].units + 5 }, async () => (await fetch(`${alive.base}/v2/jobs/${company.jobIds[1]}`, { headers: as(key) })).status))
+  t.is(after.filter((s) => s === 200).length, held[0].units, 'its units come back, and no more')
+  t.deepEqual(await meterRow(db.sql, alive.admission, accountId, 'm_jobs_api_calls', period), { used: 500, inFlight: 0 })
+  t.true(TTL_SECONDS >= 10, 'long enough to outlive a slow flush, short enough to come back soon')
+})
+
+test('close() records every charge and gives every lease back', async (t) => {
+  const { db, company } = t.context
+  const { accountId, key } = await accountOn(db.sql, 'growth')
+  const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+  const statuses = await Promise.all(Array.from({ length: 30 }, async () => (await fetch(`${s.base}/v2/jobs/${company.jobIds[2]}`, { headers: as(key) })).status))
+  t.deepEqual([...new Set(statuses)], [200])
+  t.true((await leases(t, accountId)).length === 1, 'a lease while it runs')
+  await s.close()
+  t.is((await leases(t, accountId)).length, 0)
+  const period = await periodOf(db.sql, accountId)
+  const idle = new Admission(db.sql, roomy)
+  t.deepEqual(await meterRow(db.sql, idle, accountId, 'm_jobs_api_calls', period), { used: 30, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, idle, accountId, 'm_jobs_api_calls', period), 30)
+})
+
+test('the ledger keeps one row per request, with its request id, endpoint and time', async (t) => {
+  const { db, company } = t.context
+  const { accountId, key } = await accountOn(db.sql, 'starter')
+  const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+  t.teardown(s.close)
+  const started = new Date(Date.now() - 1000)
+  for (const id of ['req-one', 'req-two']) {
+    t.is((await fetch(`${s.base}/v2/jobs/${company.jobIds[3]}`, { headers: { ...as(key), 'x-request-id': id } })).status, 200)
+  }
+  await s.admission.sync()
+  const rows = await db.sql<{ units: number; request_id: string | null; endpoint: string; created_at: Date }[]>`
+    select units::int, request_id, endpoint, created_at from usage_ledger where account_id = ${accountId} order by id`
+  t.is(rows.length, 2)
+  t.deepEqual(rows.map((r) => r.request_id), ['req-one', 'req-two'])
+  t.true(rows.every((r) => r.units === 1 && r.endpoint === 'GET /v2/jobs/:job_id' && r.created_at >= started && r.created_at <= new Date()))
+})
