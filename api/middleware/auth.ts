@@ -47,7 +47,9 @@ export async function authenticate(ctx: Context, db: Db, { signIn = false, token
  * billing_epoch sequence moves (a key revoked, an account or allowance changed; see
  * admission.ts), so a change applies within one poll; KEY_CACHE_TTL_MS only bounds how
  * long an entry lives if polling fails. Misses are never remembered, so a new key
- * works at once.
+ * works at once. Entries are found by the key as sent: hashing it on every request
+ * cost more than the rest of authentication; the key stays in this process's memory,
+ * as it does while its requests are served, and is never written anywhere.
  */
 export const KEY_CACHE_TTL_MS = 60_000
 const KEY_CACHE_MAX = 10_000
@@ -61,21 +63,20 @@ export class KeyCache {
   authenticate(ctx: Context, opts: AuthOptions): Account | Promise<Account> {
     const key = ctx.get('x-api-key')
     if (!key || key.length > 200) return authenticate(ctx, this.db, opts)
-    const keyHash = hashKey(key)
-    const hit = this.entries.get(keyHash)
+    const hit = this.entries.get(key)
     if (hit && hit.until > Date.now()) return hit.account
-    return this.load(keyHash)
+    return this.load(key)
   }
 
-  private async load(keyHash: string) {
-    this.entries.delete(keyHash)
+  private async load(key: string) {
+    this.entries.delete(key)
     const now = Date.now()
-    const account = await findAccountByKeyHash(this.db, keyHash)
+    const account = await findAccountByKeyHash(this.db, hashKey(key))
     if (!account) throw errors.invalidKey()
     if (this.entries.size >= KEY_CACHE_MAX) {
-      for (const [h, c] of this.entries) if (c.until <= now || this.entries.size >= KEY_CACHE_MAX) this.entries.delete(h)
+      for (const [k, c] of this.entries) if (c.until <= now || this.entries.size >= KEY_CACHE_MAX) this.entries.delete(k)
     }
-    this.entries.set(keyHash, { account, until: now + KEY_CACHE_TTL_MS })
+    this.entries.set(key, { account, until: now + KEY_CACHE_TTL_MS })
     return account
   }
 

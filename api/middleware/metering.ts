@@ -131,5 +131,8 @@ export async function meterAround(ctx: Context, next: Next, db: Db, leases: Mete
   // never more than was reserved: the reservation is what the cap was checked against
   const charged = isSuccess(ctx) && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
   leases.settle(row, units, charged, charge)
-  if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.state(row), period))
+  if (isSuccess(ctx)) {
+    const headers = usageHeaders(meter, leases.state(row), period)
+    for (const name in headers) ctx.res.setHeader(name, headers[name])
+  }
 }
