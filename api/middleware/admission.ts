@@ -12,10 +12,11 @@ import { loadConfig } from '../config.ts'
 import type { Db } from '../../sql/db.ts'
 import { billingEpoch } from '../../sql/meters.ts'
 import { KeyCache } from './auth.ts'
-import { MeterLeases } from './meter-leases.ts'
+import { FLUSH_MS, MeterLeases } from './meter-leases.ts'
 import { RateLimiter } from './rate-limit.ts'
 
-export const TICK_MS = 50
+/** the flush interval: flushing is what the tick does most */
+export const TICK_MS = FLUSH_MS
 
 export class Admission {
   readonly keys: KeyCache
