@@ -1,8 +1,8 @@
 /**
  * What keyed() consults before a handler runs, one per app (one per API process):
  * the key cache, the rate limiter and the meter leases, all answering from memory,
- * plus the loop that keeps them honest. Every TICK_MS it flushes settled charges
- * (MeterLeases.tick) and reads the billing_epoch sequence; when the sequence moved
+ * plus the loop that keeps them honest. Every TICK_MS it reads the billing_epoch
+ * sequence and lets the meters flush when theirs is due (MeterLeases.tick); when the sequence moved
  * (a key revoked, an account, plan or allowance changed) cached keys are dropped and
  * every lease is granted again, so such a change applies within one tick.
  */
@@ -12,11 +12,11 @@ import { loadConfig } from '../config.ts'
 import type { Db } from '../../sql/db.ts'
 import { billingEpoch } from '../../sql/meters.ts'
 import { KeyCache } from './auth.ts'
-import { FLUSH_MS, MeterLeases } from './meter-leases.ts'
+import { MeterLeases } from './meter-leases.ts'
 import { RateLimiter } from './rate-limit.ts'
 
-/** the flush interval: flushing is what the tick does most */
-export const TICK_MS = FLUSH_MS
+/** how often billing_epoch is read; meters flush every FLUSH_MS (meter-leases.ts) on these ticks */
+export const TICK_MS = 50
 
 export class Admission {
   readonly keys: KeyCache

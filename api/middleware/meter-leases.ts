@@ -27,7 +27,7 @@ import type { Db } from '../../sql/db.ts'
 import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type MeterKey, type MeterState } from '../../sql/meters.ts'
 
 export const TTL_SECONDS = 30
-export const FLUSH_MS = 50
+export const FLUSH_MS = 200
 export const IDLE_MS = 2000
 export const RENEW_MS = 5000
 export const REFUSAL_MEMORY_MS = 250
@@ -71,7 +71,9 @@ export class MeterLeases {
   private ledger: (Charge & { row: LeasedRow; units: number; at: number })[] = []
   private grants: GrantRequest[] = []
   private chain: Promise<unknown> = Promise.resolve()
+  /** when a flush last started (it paces them), and when one last renewed every lease */
   private lastFlushAt = 0
+  private lastRenewedAt = 0
   private flushQueued = false
   private closed = false
 
@@ -168,10 +170,12 @@ export class MeterLeases {
   /** The periodic tick: flush when charges wait, rows went idle or leases are due for renewal. */
   tick() {
     const now = Date.now()
+    // ticks come every TICK_MS (admission.ts); a few ms early is on time
+    if (now - this.lastFlushAt < FLUSH_MS - 10 && this.ledger.length < FLUSH_AT) return
     const due =
       this.ledger.length > 0 ||
       [...this.rows.values()].some((r) => r.pending > 0 || (now - r.lastUse > IDLE_MS && r.inFlight === 0 && r.lease > 0)) ||
-      (this.rows.size > 0 && now - this.lastFlushAt > RENEW_MS)
+      (this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)
     if (due) this.queueFlush()
   }
 
@@ -272,11 +276,12 @@ export class MeterLeases {
     }
     const charges = this.ledger
     this.ledger = []
-    if (items.length === 0 && charges.length === 0 && !(this.rows.size > 0 && now - this.lastFlushAt > RENEW_MS)) return
+    this.lastFlushAt = now
+    if (items.length === 0 && charges.length === 0 && !(this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)) return
     const index = new Map(items.map((item, i) => [item.row, i]))
     try {
       const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, charges.map((c) => ({ ...c, row: index.get(c.row)! })))
-      this.lastFlushAt = now
+      this.lastRenewedAt = now
       for (const row of this.rows.values()) if (row.renewedAt > 0 && !row.refresh) row.renewedAt = now
       items.forEach(({ row, units }, i) => {
         row.flushing -= units
