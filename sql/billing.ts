@@ -87,5 +87,7 @@ export async function rollPeriods(db: Db, now = new Date()) {
     rolled++
   }
   const pruned = await db`delete from rate_limits where window_end < ${now}::timestamptz - interval '1 hour'`
-  return { rolled, pruned_rate_limits: pruned.count }
+  // leases of API processes that died: grants already ignore them once expired
+  const leases = await db`delete from meter_leases where expires_at < ${now}::timestamptz - interval '1 hour'`
+  return { rolled, pruned_rate_limits: pruned.count, pruned_leases: leases.count }
 }

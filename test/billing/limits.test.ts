@@ -193,8 +193,16 @@ test('periods: calendar month, trial window, subscription roll-forward by whole 
   const { db } = t.context
   const { accountId } = await accountOn(db.sql, 'starter')
   await updatePeriod(db.sql, accountId, { start: new Date('2020-01-01T00:00:00Z'), end: new Date('2020-02-01T00:00:00Z'), status: 'active' })
+  // a lease left by an API process that died long ago, and a live one
+  await spend(db.sql, accountId, 'm_jobs_api_calls', 1, { start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-04-01T00:00:00Z'), kind: 'subscription' })
+  await db.sql`
+    insert into meter_leases (account_id, meter, period_start, holder, units, expires_at) values
+      (${accountId}, 'm_jobs_api_calls', '2026-03-01T00:00:00Z', gen_random_uuid(), 5, '2026-03-14T00:00:00Z'),
+      (${accountId}, 'm_jobs_api_calls', '2026-03-01T00:00:00Z', gen_random_uuid(), 7, '2026-03-15T00:00:30Z')`
   const result = await rollPeriods(db.sql, new Date('2026-03-15T00:00:00Z'))
   t.true(result.rolled >= 1)
+  t.true(result.pruned_leases >= 1)
+  t.deepEqual((await db.sql`select units::int from meter_leases where account_id = ${accountId}`).map((r) => r.units), [7])
   const after = await findBillingAccount(db.sql, accountId)
   t.deepEqual([after!.period_start, after!.period_end], [new Date('2026-03-01T00:00:00Z'), new Date('2026-04-01T00:00:00Z')])
 })
