@@ -151,10 +151,10 @@ export class MeterLeases {
     return this.rows.get(rowId(key))?.inFlight ?? 0
   }
 
-  /** The row as this process knows it, if it has one with an allowance. */
+  /** The row as this process knows it, if it has one with a current allowance. */
   known(key: MeterKey): MeterState | null {
     const row = this.rows.get(rowId(key))
-    return row?.allowance ? this.state(row) : null
+    return row?.allowance && !row.refresh ? this.state(row) : null
   }
 
   /** An account, plan or allowance changed: every lease is given back and granted again before use. */
