@@ -5,8 +5,10 @@
  * every lease back.
  */
 import anyTest, { type TestFn } from 'ava'
+import fc from 'fast-check'
 import { Admission } from '../../api/middleware/admission.ts'
 import { REFUSAL_MEMORY_MS, TTL_SECONDS } from '../../api/middleware/meter-leases.ts'
+import { companyRoutes } from '../../api/routes/companies.ts'
 import { jobRoutes } from '../../api/routes/jobs.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { accountOn, ledgerSum, meterRow, periodOf, seedCompany, serveRouter, spend } from './fixtures.ts'
@@ -105,4 +107,39 @@ test('the ledger keeps one row per request, with its request id, endpoint and ti
   t.is(rows.length, 2)
   t.deepEqual(rows.map((r) => r.request_id), ['req-one', 'req-two'])
   t.true(rows.every((r) => r.units === 1 && r.endpoint === 'GET /v2/jobs/:job_id' && r.created_at >= started && r.created_at <= new Date()))
+})
+
+test('property: random limits from two processes at once never pass the cap, and what was served is what was charged', async (t) => {
+  const { db, company } = t.context
+  const apps = [await serveRouter(db.sql, companyRoutes(db.sql), { rateLimits: roomy }), await serveRouter(db.sql, companyRoutes(db.sql), { rateLimits: roomy })]
+  t.teardown(async () => {
+    for (const a of apps) await a.close()
+  })
+  await fc.assert(
+    fc.asyncProperty(fc.integer({ min: 0, max: 60 }), fc.array(fc.record({ app: fc.integer({ min: 0, max: 1 }), limit: fc.integer({ min: 1, max: 8 }) }), { minLength: 1, maxLength: 25 }), async (left, calls) => {
+      const { accountId, key } = await accountOn(db.sql, 'free')
+      await spend(db.sql, accountId, 'm_jobs_api_calls', 500 - left)
+      const responses = await Promise.all(
+        calls.map(async ({ app, limit }) => {
+          const res = await fetch(`${apps[app].base}/v2/platform/companies/${company.slug}/jobs?limit=${limit}`, { headers: as(key) })
+          const body = await res.json()
+          return { status: res.status, served: res.status === 200 ? body.jobs.length : 0, code: res.headers.get('x-billing-code') }
+        }),
+      )
+      const served = responses.reduce((sum, r) => sum + r.served, 0)
+      const period = await periodOf(db.sql, accountId)
+      await apps[0].admission.sync()
+      const row = await meterRow(db.sql, apps[1].admission, accountId, 'm_jobs_api_calls', period)
+      const ledger = await ledgerSum(db.sql, apps[1].admission, accountId, 'm_jobs_api_calls', period)
+      return (
+        responses.every((r) => r.status === 200 || (r.status === 429 && r.code === 'limit_exceeded')) &&
+        served <= left &&
+        row.used === 500 - left + served &&
+        ledger === row.used &&
+        row.inFlight === 0
+      )
+    }),
+    { numRuns: 12 },
+  )
+  t.pass()
 })
