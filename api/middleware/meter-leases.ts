@@ -56,11 +56,16 @@ export type LeasedRow = {
   refresh: boolean
   refusedAt: number
   granting: Promise<void> | null
+  /** no longer in the map (idle and empty): a key that still points here makes a new row */
+  dropped: boolean
 }
 
 export type Reservation = { ok: true; row: LeasedRow } | { ok: false; state: MeterState; remaining: number }
 
 type GrantRequest = { row: LeasedRow; need: number; resolve: () => void; reject: (e: unknown) => void }
+
+type Ledger = { rows: LeasedRow[]; units: number[]; at: number[]; requestIds: (string | null)[]; endpoints: (string | null)[] }
+const newLedger = (): Ledger => ({ rows: [], units: [], at: [], requestIds: [], endpoints: [] })
 
 const free = (r: LeasedRow) => r.lease - r.inFlight - r.pending - r.flushing
 const rowId = (k: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) => `${k.accountId}|${k.meter}|${k.period.start.getTime()}`
@@ -68,7 +73,9 @@ const rowId = (k: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) => `${k.acco
 export class MeterLeases {
   readonly holder = randomUUID()
   private rows = new Map<string, LeasedRow>()
-  private ledger: (Charge & { row: LeasedRow; units: number; at: number })[] = []
+  private byKey = new WeakMap<MeterKey, LeasedRow>()
+  /** charges settled since the last flush, a column each: no object per request to outlive a scavenge */
+  private ledger = newLedger()
   private grants: GrantRequest[] = []
   private chain: Promise<unknown> = Promise.resolve()
   /** when a flush last started (it paces them), and when one last renewed every lease */
@@ -129,8 +136,13 @@ export class MeterLeases {
     row.lastUse = Date.now()
     if (charged > 0) {
       row.pending += charged
-      this.ledger.push({ requestId: charge.requestId, endpoint: charge.endpoint, row, units: charged, at: Date.now() })
-      if (this.ledger.length >= FLUSH_AT) this.queueFlush()
+      const l = this.ledger
+      l.rows.push(row)
+      l.units.push(charged)
+      l.at.push(Date.now())
+      l.requestIds.push(charge.requestId)
+      l.endpoints.push(charge.endpoint)
+      if (l.rows.length >= FLUSH_AT) this.queueFlush()
     }
   }
 
@@ -171,9 +183,9 @@ export class MeterLeases {
   tick() {
     const now = Date.now()
     // ticks come every TICK_MS (admission.ts); a few ms early is on time
-    if (now - this.lastFlushAt < FLUSH_MS - 10 && this.ledger.length < FLUSH_AT) return
+    if (now - this.lastFlushAt < FLUSH_MS - 10 && this.ledger.rows.length < FLUSH_AT) return
     const due =
-      this.ledger.length > 0 ||
+      this.ledger.rows.length > 0 ||
       [...this.rows.values()].some((r) => r.pending > 0 || (now - r.lastUse > IDLE_MS && r.inFlight === 0 && r.lease > 0)) ||
       (this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)
     if (due) this.queueFlush()
@@ -185,13 +197,17 @@ export class MeterLeases {
     await this.serial(() => this.flushOnce(true))
   }
 
+  /** The row of a key; the same key object (metering.ts shares one per account and meter) finds it without building its id. */
   private rowFor(key: MeterKey): LeasedRow {
+    const known = this.byKey.get(key)
+    if (known && !known.dropped) return known
     const id = rowId(key)
     let row = this.rows.get(id)
     if (!row) {
-      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, granting: null }
+      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, granting: null, dropped: false }
       this.rows.set(id, row)
     }
+    this.byKey.set(key, row)
     return row
   }
 
@@ -274,13 +290,16 @@ export class MeterLeases {
       row.pending = 0
       row.lease -= release
     }
-    const charges = this.ledger
-    this.ledger = []
+    const charged = this.ledger
+    this.ledger = newLedger()
     this.lastFlushAt = now
-    if (items.length === 0 && charges.length === 0 && !(this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)) return
+    if (items.length === 0 && charged.rows.length === 0 && !(this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)) return
     const index = new Map(items.map((item, i) => [item.row, i]))
     try {
-      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, charges.map((c) => ({ ...c, row: index.get(c.row)! })))
+      const charges = charged.rows.map((row, i) => ({
+        row: index.get(row)!, units: charged.units[i], at: charged.at[i], requestId: charged.requestIds[i], endpoint: charged.endpoints[i],
+      }))
+      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, charges)
       this.lastRenewedAt = now
       for (const row of this.rows.values()) if (row.renewedAt > 0 && !row.refresh) row.renewedAt = now
       items.forEach(({ row, units }, i) => {
@@ -292,7 +311,10 @@ export class MeterLeases {
         }
       })
       for (const [id, row] of this.rows) {
-        if (row.lease <= 0 && row.inFlight === 0 && row.pending === 0 && row.flushing === 0 && !row.granting && now - row.lastUse > IDLE_MS) this.rows.delete(id)
+        if (row.lease <= 0 && row.inFlight === 0 && row.pending === 0 && row.flushing === 0 && !row.granting && now - row.lastUse > IDLE_MS) {
+          this.rows.delete(id)
+          row.dropped = true
+        }
       }
     } catch (err) {
       items.forEach(({ row, units, release }) => {
@@ -300,7 +322,8 @@ export class MeterLeases {
         row.pending += units
         row.lease += release
       })
-      this.ledger = charges.concat(this.ledger)
+      for (const k of Object.keys(charged) as (keyof Ledger)[]) for (const v of this.ledger[k]) (charged[k] as unknown[]).push(v)
+      this.ledger = charged
       throw err
     }
   }

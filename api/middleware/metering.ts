@@ -83,13 +83,35 @@ function eachUsageHeader(meter: Meter, s: MeterState, period: Period, set: (name
   }
 }
 
-/** The account's current period, remembered per cached account object until it ends. */
-const periods = new WeakMap<Account, Period>()
-function periodOf(account: Account): Period {
+/**
+ * The meter key of an account's current period, one object per cached account and
+ * meter until the period ends: requests share it rather than building their own.
+ */
+const meterKeys = new WeakMap<Account, Map<Meter, MeterKey>>()
+function meterKeyOf(account: Account, meter: Meter): MeterKey {
   const now = Date.now()
-  let p = periods.get(account)
-  if (!p || now >= p.end.getTime() || now < p.start.getTime()) periods.set(account, (p = currentPeriod(account, new Date(now))))
-  return p
+  let byMeter = meterKeys.get(account)
+  if (!byMeter) meterKeys.set(account, (byMeter = new Map()))
+  let key = byMeter.get(meter)
+  if (!key || now >= key.period.end.getTime() || now < key.period.start.getTime()) {
+    byMeter.set(meter, (key = { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, new Date(now)) }))
+  }
+  return key
+}
+
+/** "GET /v2/jobs/:job_id", once per method and route. */
+const endpoints = new Map<string, Map<string, string>>()
+function endpointOf(ctx: Context) {
+  const route = ctx._matchedRoute ?? ctx.path
+  let byRoute = endpoints.get(ctx.method)
+  if (!byRoute) endpoints.set(ctx.method, (byRoute = new Map()))
+  let endpoint = byRoute.get(route)
+  if (endpoint === undefined) {
+    endpoint = `${ctx.method} ${route}`
+    // unmatched paths are the client's to vary: only routes are kept
+    if (ctx._matchedRoute) byRoute.set(route, endpoint)
+  }
+  return endpoint
 }
 
 const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
@@ -102,9 +124,8 @@ const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
  * goes out, so the usage headers count this request.
  */
 export async function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0) {
-  const account = ctx.state.account as Account
-  const period = periodOf(account)
-  const key: MeterKey = { accountId: account.id, plan: account.plan, meter, period }
+  const key = meterKeyOf(ctx.state.account as Account, meter)
+  const { period } = key
   const units = cost === 0 ? 0 : cost.reserve(ctx)
 
   // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
@@ -125,7 +146,7 @@ export async function meterAround(ctx: Context, next: Next, db: Db, leases: Mete
   }
 
   const { row } = reservation
-  const charge = { requestId: ctx.state.requestId ?? null, endpoint: `${ctx.method} ${ctx._matchedRoute ?? ctx.path}` }
+  const charge = { requestId: ctx.state.requestId ?? null, endpoint: endpointOf(ctx) }
   try {
     await next()
   } catch (e) {
