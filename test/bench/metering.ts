@@ -116,7 +116,11 @@ try {
     ctx.body = job
     if (ctx.query.headers) for (const [name, value] of sameHeaders) ctx.res.setHeader(name, value)
   })
-  app.use(bare.routes())
+  // right before the router that serves GET /v2/jobs/:job_id, so a bare request passes
+  // the same routers on its way (appended last, it would pass all of them and look slower)
+  const jobsRouter = app.middleware.findIndex((m) => (m as { router?: Router }).router?.stack.some((layer) => layer.path === '/v2/jobs/:job_id'))
+  if (jobsRouter < 0) throw new Error('no router serves GET /v2/jobs/:job_id')
+  app.middleware.splice(jobsRouter, 0, bare.routes() as unknown as (typeof app.middleware)[number])
   const server = app.listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
