@@ -1,16 +1,20 @@
 /**
  * `make bench` (metering part): what authentication + rate limiting + metering add to
- * a request. GET /v2/jobs/:job_id (keyed, metered) against the same handler mounted
- * bare (with the same validation and query), at 200 concurrent requests spread over 50
- * keys from a load generator in a worker thread, on a scratch database on
- * BENCH_DATABASE_URL's server (default: the machine's Postgres), with the server's pool
- * size. Prints a table. BENCH_LOG=error shows the app's errors.
+ * a request. First under load: GET /v2/jobs/:job_id (keyed, metered) against the same
+ * handler mounted bare (with the same validation and query), at 200 concurrent
+ * requests spread over 50 keys from autocannon in a child process, on a scratch
+ * database on BENCH_DATABASE_URL's server (default: the machine's Postgres), with the
+ * server's pool size. Then the server CPU keyed() costs a request, measured in
+ * process. Prints tables. BENCH_LOG=error shows the app's errors; BENCH_ONLY=metered
+ * (say) runs one variant of the load part, to profile it alone.
  */
 import Router from '@koa/router'
 import pino from 'pino'
 import postgres from 'postgres'
 import { randomBytes } from 'node:crypto'
+import { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Duplex } from 'node:stream'
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { performance as perfHooks } from 'node:perf_hooks'
@@ -20,6 +24,7 @@ import { errors } from '../../api/errors.ts'
 import { connect } from '../../sql/db.ts'
 import { findJob } from '../../sql/jobs.ts'
 import { validate } from '../../api/validate.ts'
+import { keyed } from '../../api/middleware/keyed.ts'
 import { jobQuery } from '../../api/schemas/jobs.ts'
 import { migrate } from '../../sql/migrate.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
@@ -116,6 +121,19 @@ try {
     ctx.body = job
     if (ctx.query.headers) for (const [name, value] of sameHeaders) ctx.res.setHeader(name, value)
   })
+  // the in-process part: a handler with a fixed body (no query), bare, with the twelve
+  // headers, and behind keyed() as GET /v2/jobs/:job_id has it
+  const fixedBody = { id: 'x'.repeat(20), title: 'Senior engineer', company: { name: 'Acme', slug: 'acme' }, description: 'y'.repeat(2000) }
+  bare.get('/cpu/bare/:n', (ctx) => {
+    ctx.body = fixedBody
+  })
+  bare.get('/cpu/headers/:n', (ctx) => {
+    ctx.body = fixedBody
+    for (const [name, value] of sameHeaders) ctx.res.setHeader(name, value)
+  })
+  bare.get('/cpu/keyed/:n', keyed(sql, { meter: 'm_jobs_api_calls', cost: 1 }), (ctx) => {
+    ctx.body = fixedBody
+  })
   // right before the router that serves GET /v2/jobs/:job_id, so a bare request passes
   // the same routers on its way (appended last, it would pass all of them and look slower)
   const jobsRouter = app.middleware.findIndex((m) => (m as { router?: Router }).router?.stack.some((layer) => layer.path === '/v2/jobs/:job_id'))
@@ -142,11 +160,11 @@ try {
     metered: company.jobIds.map((id) => `/v2/jobs/${id}`),
   }
   const labels = { bare: 'GET job, bare handler', headers: 'bare + the same 12 headers', metered: 'GET job, keyed + metered' }
-  for (const paths of Object.values(variants)) await load(paths, 1000) // warm up connections and JIT
+  type Name = keyof typeof variants
+  const names = (process.env.BENCH_ONLY?.split(',') ?? Object.keys(variants)) as Name[]
+  for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
   // rounds rotate which variant goes first, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
-  type Name = keyof typeof variants
-  const names = Object.keys(variants) as Name[]
   const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], rps: [], nodeUs: [], pgUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'rps' | 'nodeUs' | 'pgUs', number[]>>
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < names.length; k++) {
@@ -173,17 +191,71 @@ try {
       'Postgres µs/req': mid(r.pgUs).toFixed(1),
     }
   })
-  const diff = (k: 'median' | 'mean', than: Name) => results.metered[k].map((m, r) => m - results[than][k][r])
   console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds; autocannon latencies are whole ms), Postgres ${url.host}`)
   console.table(rows)
+  const diff = (k: 'median' | 'mean', than: Name) => results.metered[k].map((m, r) => m - results[than][k][r])
   for (const than of ['bare', 'headers'] as const) {
+    if (!names.includes(than) || !names.includes('metered')) continue
     for (const k of ['median', 'mean'] as const) {
       console.log(`keyed + metered minus ${labels[than]}, ${k} per round: ${diff(k, than).map((a) => a.toFixed(1)).join(', ')} ms; median of rounds ${mid(diff(k, than)).toFixed(2)} ms`)
     }
   }
-  console.log(`added to the median: ${mid(diff('median', 'bare')).toFixed(2)} ms (target: at most 2 ms)\n`)
+  if (names.includes('bare') && names.includes('metered')) console.log(`added to the median: ${mid(diff('median', 'bare')).toFixed(2)} ms (target: at most 2 ms)\n`)
   server.closeAllConnections()
   server.close()
+
+  /**
+   * Server CPU per request without sockets, a load generator or queueing: the app's
+   * handler called with Node's own request and response objects over a socket that
+   * drops what is written, one request at a time (the event loop gets a turn every 20
+   * requests, so ticks and flushes run as they would), CPU time from process.cpuUsage().
+   * Repeatable to about a microsecond where the latencies above swing by milliseconds.
+   */
+  class Sink extends Duplex {
+    _write(_chunk: unknown, _enc: unknown, done: () => void) {
+      done()
+    }
+    _read() {}
+  }
+  const sink = new Sink()
+  sink.setMaxListeners(0)
+  const handle = app.callback()
+  async function inProcess(prefix: string, n: number) {
+    const started = process.cpuUsage()
+    for (let i = 0; i < n; i++) {
+      if (i % 20 === 0) await new Promise((r) => setImmediate(r))
+      const req = new IncomingMessage(sink as never)
+      req.method = 'GET'
+      req.url = `${prefix}${i}`
+      req.headers = { host: 'bench', accept: '*/*', 'x-api-key': keys[i % keys.length].key }
+      const res = new ServerResponse(req)
+      res.assignSocket(sink as never)
+      await handle(req, res)
+      if (res.statusCode !== 200) throw new Error(`${prefix}: ${res.statusCode}`)
+      res.detachSocket(sink as never)
+    }
+    const used = process.cpuUsage(started)
+    return (used.user + used.system) / n
+  }
+  const cpuVariants = { bare: '/cpu/bare/', headers: '/cpu/headers/', keyed: '/cpu/keyed/' } as const
+  type CpuName = keyof typeof cpuVariants
+  const cpuNames = Object.keys(cpuVariants) as CpuName[]
+  for (const name of cpuNames) await inProcess(cpuVariants[name], 5000)
+  const cpu = Object.fromEntries(cpuNames.map((n) => [n, [] as number[]])) as Record<CpuName, number[]>
+  for (let r = 0; r < 15; r++) {
+    for (let k = 0; k < cpuNames.length; k++) {
+      const name = cpuNames[(k + r) % cpuNames.length]
+      cpu[name].push(await inProcess(cpuVariants[name], 5000))
+    }
+  }
+  const cpuDiff = (than: CpuName) => mid(cpu.keyed.map((m, r) => m - cpu[than][r]))
+  console.log('server CPU per request, in process (fixed body, no query, no sockets), median of 15 rounds of 5,000')
+  console.table([
+    { handler: 'bare', 'µs/req': mid(cpu.bare).toFixed(1) },
+    { handler: 'bare + the same 12 headers', 'µs/req': mid(cpu.headers).toFixed(1) },
+    { handler: 'keyed + metered', 'µs/req': mid(cpu.keyed).toFixed(1) },
+  ])
+  console.log(`keyed() adds ${cpuDiff('bare').toFixed(1)} µs a request (${cpuDiff('headers').toFixed(1)} µs beyond the headers)\n`)
 } finally {
   loadGenerator.kill()
   await sql.end({ timeout: 5 })
