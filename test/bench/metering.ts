@@ -6,7 +6,8 @@
  * database on BENCH_DATABASE_URL's server (default: the machine's Postgres), with the
  * server's pool size. Then the server CPU keyed() costs a request, measured in
  * process. Prints tables. BENCH_LOG=error shows the app's errors; BENCH_ONLY=metered
- * (say) runs one variant of the load part, to profile it alone.
+ * (say) runs one variant of the load part, to profile it alone; BENCH_PIN=1 pins the
+ * server and the load generator to a core each.
  */
 import Router from '@koa/router'
 import pino from 'pino'
@@ -15,7 +16,7 @@ import { randomBytes } from 'node:crypto'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Duplex } from 'node:stream'
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { performance as perfHooks } from 'node:perf_hooks'
 import { buildApp } from '../../api/app.ts'
@@ -81,6 +82,13 @@ const loadGenerator = spawn(
   ],
   { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
 )
+
+// BENCH_PIN=1: the server on core 0 and the load generator on core 1 (Postgres may use
+// either), so what the client spends reading responses does not slow the server
+if (process.env.BENCH_PIN) {
+  execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' })
+  execFileSync('taskset', ['-a', '-p', '-c', '1', String(loadGenerator.pid)], { stdio: 'ignore' })
+}
 
 function runLoad(job: { base: string; paths: string[]; keys: string[]; n: number; concurrency: number }) {
   return new Promise<{ median: number; mean: number; p975: number; non2xx: number; failure: string | null }>((resolve) => {
