@@ -217,7 +217,8 @@ try {
    * handler called with Node's own request and response objects over a socket that
    * drops what is written, one request at a time (the event loop gets a turn every 20
    * requests, so ticks and flushes run as they would), CPU time from process.cpuUsage().
-   * Repeatable to about a microsecond where the latencies above swing by milliseconds.
+   * The median of paired rounds repeats within about 2 µs between runs, where the
+   * latencies above swing by milliseconds.
    */
   class Sink extends Duplex {
     _write(_chunk: unknown, _enc: unknown, done: () => void) {
