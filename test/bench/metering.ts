@@ -90,6 +90,11 @@ if (process.env.BENCH_PIN) {
   execFileSync('taskset', ['-a', '-p', '-c', '1', String(loadGenerator.pid)], { stdio: 'ignore' })
 }
 
+/** Runs each variant once a round, `rounds` times, the first variant moving on by one each round. */
+async function inRotation<N extends string>(names: N[], rounds: number, run: (name: N) => Promise<void>) {
+  for (let r = 0; r < rounds; r++) for (let k = 0; k < names.length; k++) await run(names[(k + r) % names.length])
+}
+
 function runLoad(job: { base: string; paths: string[]; keys: string[]; n: number; concurrency: number }) {
   return new Promise<{ median: number; mean: number; p975: number; non2xx: number; failure: string | null }>((resolve) => {
     loadGenerator.once('message', (m) => resolve(m as never))
@@ -121,13 +126,16 @@ try {
     ['Platform-Usage-Included-Limit', '2000000'], ['Platform-Usage-Included-Used', '12345'], ['Platform-Usage-Included-Remaining', '1987655'],
     ['Platform-Usage-Overage-Used', '0'], ['Platform-Usage-Overage-Mode', 'meter'], ['Platform-Usage-Total-Used', '12345'],
   ]
+  const sendSameHeaders = (ctx: { res: { setHeader: (name: string, value: string) => unknown } }) => {
+    for (const [name, value] of sameHeaders) ctx.res.setHeader(name, value)
+  }
   const bare = new Router()
   bare.get('/bare/jobs/:job_id', async (ctx) => {
     const { return_raw_description } = await validate(jobQuery, ctx.query, 'query')
     const job = await findJob(sql, ctx.params.job_id, { raw: return_raw_description === 'true' })
     if (!job) throw errors.notFound('Job')
     ctx.body = job
-    if (ctx.query.headers) for (const [name, value] of sameHeaders) ctx.res.setHeader(name, value)
+    if (ctx.query.headers) sendSameHeaders(ctx)
   })
   // the in-process part: a handler with a fixed body (no query), bare, with the twelve
   // headers, and behind keyed() as GET /v2/jobs/:job_id has it
@@ -137,7 +145,7 @@ try {
   })
   bare.get('/cpu/headers/:n', (ctx) => {
     ctx.body = fixedBody
-    for (const [name, value] of sameHeaders) ctx.res.setHeader(name, value)
+    sendSameHeaders(ctx)
   })
   bare.get('/cpu/keyed/:n', keyed(sql, { meter: 'm_jobs_api_calls', cost: 1 }), (ctx) => {
     ctx.body = fixedBody
@@ -174,18 +182,15 @@ try {
   // rounds rotate which variant goes first, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
   const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], rps: [], nodeUs: [], pgUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'rps' | 'nodeUs' | 'pgUs', number[]>>
-  for (let r = 0; r < rounds; r++) {
-    for (let k = 0; k < names.length; k++) {
-      const name = names[(k + r) % names.length]
-      const m = await load(variants[name], perRound)
-      results[name].median.push(m.median)
-      results[name].mean.push(m.mean)
-      results[name].p975.push(m.p975)
-      results[name].rps.push(m.rps)
-      results[name].nodeUs.push(m.nodeUs)
-      results[name].pgUs.push(m.pgUs)
-    }
-  }
+  await inRotation(names, rounds, async (name) => {
+    const m = await load(variants[name], perRound)
+    results[name].median.push(m.median)
+    results[name].mean.push(m.mean)
+    results[name].p975.push(m.p975)
+    results[name].rps.push(m.rps)
+    results[name].nodeUs.push(m.nodeUs)
+    results[name].pgUs.push(m.pgUs)
+  })
   const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
   const rows = names.map((name) => {
     const r = results[name]
@@ -251,12 +256,9 @@ try {
   const cpuNames = Object.keys(cpuVariants) as CpuName[]
   for (const name of cpuNames) await inProcess(cpuVariants[name], 5000)
   const cpu = Object.fromEntries(cpuNames.map((n) => [n, [] as number[]])) as Record<CpuName, number[]>
-  for (let r = 0; r < 15; r++) {
-    for (let k = 0; k < cpuNames.length; k++) {
-      const name = cpuNames[(k + r) % cpuNames.length]
-      cpu[name].push(await inProcess(cpuVariants[name], 5000))
-    }
-  }
+  await inRotation(cpuNames, 15, async (name) => {
+    cpu[name].push(await inProcess(cpuVariants[name], 5000))
+  })
   const cpuDiff = (than: CpuName) => mid(cpu.keyed.map((m, r) => m - cpu[than][r]))
   console.log('server CPU per request, in process (fixed body, no query, no sockets), median of 15 rounds of 5,000')
   console.table([

@@ -30,7 +30,7 @@ class Spy extends Array {
 for (const [label, make] of [['ESM', makeQueue], ['CommonJS', makeCjsQueue]] as const) {
   test(`${label}: push, shift and remove behave as on a plain list`, (t) => {
     const op = fc.oneof(
-      fc.record({ push: fc.nat(40) }),
+      fc.constant({ push: true }),
       fc.constant({ shift: true }),
       fc.record({ remove: fc.nat(40) }),
     )
