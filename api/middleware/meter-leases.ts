@@ -24,7 +24,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../../sql/db.ts'
-import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type LedgerColumns, type MeterKey, type MeterState } from '../../sql/meters.ts'
 
 export const TTL_SECONDS = 30
 export const FLUSH_MS = 200
@@ -296,10 +296,8 @@ export class MeterLeases {
     if (items.length === 0 && charged.rows.length === 0 && !(this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)) return
     const index = new Map(items.map((item, i) => [item.row, i]))
     try {
-      const charges = charged.rows.map((row, i) => ({
-        row: index.get(row)!, units: charged.units[i], at: charged.at[i], requestId: charged.requestIds[i], endpoint: charged.endpoints[i],
-      }))
-      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, charges)
+      const ledger: LedgerColumns = { ...charged, row: charged.rows.map((row) => index.get(row)! + 1) }
+      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, ledger)
       this.lastRenewedAt = now
       for (const row of this.rows.values()) if (row.renewedAt > 0 && !row.refresh) row.renewedAt = now
       items.forEach(({ row, units }, i) => {

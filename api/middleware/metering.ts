@@ -9,6 +9,7 @@ import type { Db } from '../../sql/db.ts'
 import { findMeterState, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
 import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
+import { headerName, setKnownHeader, type HeaderName } from '../response-headers.ts'
 import type { MeterLeases } from './meter-leases.ts'
 
 /** What a request may cost (reserved before the handler) and what it did cost (from the response). */
@@ -60,26 +61,41 @@ export function perResult(limitFrom: (ctx: Context) => number, maxPage: number, 
 /** The Platform-Usage-* headers for a meter as it stands; none for legacy accounts. */
 export function usageHeaders(meter: Meter, s: MeterState, period: Period): Record<string, string> {
   const h: Record<string, string> = {}
-  eachUsageHeader(meter, s, period, (name, value) => (h[name] = value))
+  eachUsageHeader(meter, s, period, (header, value) => (h[header.name] = value))
   return h
 }
 
+const usageHeader = (name: string) => headerName(`Platform-Usage-${name}`)
+const usage = {
+  feature: usageHeader('Feature'),
+  meter: usageHeader('Meter'),
+  unit: usageHeader('Unit'),
+  includedLimit: usageHeader('Included-Limit'),
+  includedUsed: usageHeader('Included-Used'),
+  includedRemaining: usageHeader('Included-Remaining'),
+  overageUsed: usageHeader('Overage-Used'),
+  overageMode: usageHeader('Overage-Mode'),
+  totalUsed: usageHeader('Total-Used'),
+  periodStart: usageHeader('Period-Start'),
+  periodEnd: usageHeader('Period-End'),
+}
+
 /** usageHeaders() one by one: successful responses set them straight on the Node response. */
-function eachUsageHeader(meter: Meter, s: MeterState, period: Period, set: (name: string, value: string) => void) {
+function eachUsageHeader(meter: Meter, s: MeterState, period: Period, set: (header: HeaderName, value: string) => void) {
   if (s.included === null || s.overage_mode === null) return
-  set('Platform-Usage-Feature', meters[meter].feature)
-  set('Platform-Usage-Meter', meter)
-  set('Platform-Usage-Unit', meters[meter].unit)
-  set('Platform-Usage-Included-Limit', String(s.included))
-  set('Platform-Usage-Included-Used', String(Math.min(s.used, s.included)))
+  set(usage.feature, meters[meter].feature)
+  set(usage.meter, meter)
+  set(usage.unit, meters[meter].unit)
+  set(usage.includedLimit, String(s.included))
+  set(usage.includedUsed, String(Math.min(s.used, s.included)))
   // what can still be used now: other requests' reservations are spoken for
-  set('Platform-Usage-Included-Remaining', String(Math.max(0, s.included - s.used - s.reserved)))
-  set('Platform-Usage-Overage-Used', String(Math.max(0, s.used - s.included)))
-  set('Platform-Usage-Overage-Mode', s.overage_mode)
-  set('Platform-Usage-Total-Used', String(s.used))
+  set(usage.includedRemaining, String(Math.max(0, s.included - s.used - s.reserved)))
+  set(usage.overageUsed, String(Math.max(0, s.used - s.included)))
+  set(usage.overageMode, s.overage_mode)
+  set(usage.totalUsed, String(s.used))
   if (period.kind !== 'calendar_month') {
-    set('Platform-Usage-Period-Start', period.start.toISOString())
-    set('Platform-Usage-Period-End', period.end.toISOString())
+    set(usage.periodStart, period.start.toISOString())
+    set(usage.periodEnd, period.end.toISOString())
   }
 }
 
@@ -156,6 +172,5 @@ export async function meterAround(ctx: Context, next: Next, db: Db, leases: Mete
   // never more than was reserved: the reservation is what the cap was checked against
   const charged = isSuccess(ctx) && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
   leases.settle(row, units, charged, charge)
-  // straight to Node: on every request, Koa's ctx.set costs more than the headers
-  if (isSuccess(ctx)) eachUsageHeader(meter, leases.state(row), period, (name, value) => ctx.res.setHeader(name, value))
+  if (isSuccess(ctx)) eachUsageHeader(meter, leases.state(row), period, (header, value) => setKnownHeader(ctx.res, header, value))
 }

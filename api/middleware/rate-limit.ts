@@ -19,6 +19,7 @@ import type { Config, RateLimitRule } from '../config.ts'
 import type { Db } from '../../sql/db.ts'
 import { claimHits, type Claim, type Claimed } from '../../sql/rate-limits.ts'
 import { errors } from '../errors.ts'
+import { headerName, setKnownHeader } from '../response-headers.ts'
 import { Batcher } from './batcher.ts'
 
 export type LimitRule = RateLimitRule & { bucket: string }
@@ -79,10 +80,9 @@ export class RateLimiter {
     // the tightest rule is what the client should pace itself by
     let tightest = outcomes[0]
     for (const o of outcomes) if (o.remaining / o.rule.limit < tightest.remaining / tightest.rule.limit) tightest = o
-    // straight to Node: on every request, Koa's ctx.set costs more than the headers
-    ctx.res.setHeader('X-RateLimit-Limit', String(tightest.rule.limit))
-    ctx.res.setHeader('X-RateLimit-Remaining', String(tightest.remaining))
-    ctx.res.setHeader('X-RateLimit-Reset', String(tightest.resetSeconds))
+    setKnownHeader(ctx.res, limitHeader, String(tightest.rule.limit))
+    setKnownHeader(ctx.res, remainingHeader, String(tightest.remaining))
+    setKnownHeader(ctx.res, resetHeader, String(tightest.resetSeconds))
   }
 
   /** Forgets buckets whose window has ended. */
@@ -143,6 +143,10 @@ export class RateLimiter {
     b.over = granted === 0
   }
 }
+
+const limitHeader = headerName('X-RateLimit-Limit')
+const remainingHeader = headerName('X-RateLimit-Remaining')
+const resetHeader = headerName('X-RateLimit-Reset')
 
 const resetSeconds = (b: Bucket, now: number) => Math.max(1, Math.ceil((b.windowEnd - now) / 1000))
 

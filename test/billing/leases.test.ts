@@ -98,14 +98,17 @@ test('the ledger keeps one row per request, with its request id, endpoint and ti
   const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
   t.teardown(s.close)
   const started = new Date(Date.now() - 1000)
-  for (const id of ['req-one', 'req-two']) {
+  // the ledger goes to Postgres as array literals: quotes, backslashes, braces, commas and
+  // the word NULL must come back as they were sent
+  const ids = ['req-one', 'req "two"', 'back\\slash {x},y', 'NULL', 'in side']
+  for (const id of ids) {
     t.is((await fetch(`${s.base}/v2/jobs/${company.jobIds[3]}`, { headers: { ...as(key), 'x-request-id': id } })).status, 200)
   }
   await s.admission.sync()
   const rows = await db.sql<{ units: number; request_id: string | null; endpoint: string; created_at: Date }[]>`
     select units::int, request_id, endpoint, created_at from usage_ledger where account_id = ${accountId} order by id`
-  t.is(rows.length, 2)
-  t.deepEqual(rows.map((r) => r.request_id), ['req-one', 'req-two'])
+  t.is(rows.length, ids.length)
+  t.deepEqual(rows.map((r) => r.request_id), ids)
   t.true(rows.every((r) => r.units === 1 && r.endpoint === 'GET /v2/jobs/:job_id' && r.created_at >= started && r.created_at <= new Date()))
 })
 
