@@ -111,35 +111,38 @@ export async function grantLeases(db: Db, holder: string, ttlSeconds: number, it
 
 export type Charge = { requestId: string | null; endpoint: string | null }
 
-/** Settled charges for the ledger, a column each: `row` is the charge's index in the flush's items. */
-export type LedgerColumns = { row: number[]; units: number[]; at: number[]; requestIds: (string | null)[]; endpoints: (string | null)[] }
+/** Charges on one meter row from one endpoint, in the order they were settled: a ledger row at the flush. */
+export type LedgerEntry = { endpoint: string | null; units: number[]; at: number[]; requestIds: (string | null)[] }
 
-/** A holder's change to one meter row: units charged since the last flush, free units given back. */
-export type FlushItem = { key: MeterKey; units: number; release: number }
+/** A holder's change to one meter row: units charged since the last flush (with their ledger entries), free units given back. */
+export type FlushItem = { key: MeterKey; units: number; release: number; charges: LedgerEntry[] }
 
 /**
  * Moves a holder's settled charges from its leases to `used`, gives back released
- * units, writes each charge to the ledger and renews all of the holder's leases, in
- * one statement (meter_flush). Returns each row's used, and what other holders lease
- * on it, afterwards.
+ * units, writes the ledger and renews all of the holder's leases, in one statement
+ * (meter_flush). Returns each row's used, and what other holders lease on it, afterwards.
  */
-export async function flushUsage(db: Db, holder: string, ttlSeconds: number, items: FlushItem[], ledger: LedgerColumns) {
+export async function flushUsage(db: Db, holder: string, ttlSeconds: number, items: FlushItem[]) {
+  const groups: { item: number; entry: LedgerEntry }[] = []
+  items.forEach((item, i) => item.charges.forEach((entry) => groups.push({ item: i + 1, entry })))
+  const charges = (column: (e: LedgerEntry) => string) => `{${groups.map((g) => column(g.entry)).join(',')}}`
   const rows = await db<{ o_i: number; o_used: string; o_others: string }[]>`
     select * from meter_flush(${holder}, ${ttlSeconds},
       ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
       ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.units)}::bigint[], ${items.map((i) => i.release)}::bigint[],
-      ${numberArray(ledger.row)}::int[], ${numberArray(ledger.units)}::bigint[], ${numberArray(ledger.at)}::bigint[],
-      ${textArray(ledger.requestIds)}::text[], ${textArray(ledger.endpoints)}::text[])`
+      ${`{${groups.map((g) => g.item).join(',')}}`}::int[], ${textArray(groups.map((g) => g.entry.endpoint))}::text[],
+      ${`{${groups.map((g) => g.entry.units.length).join(',')}}`}::int[],
+      ${charges((e) => e.units.join(','))}::bigint[], ${charges((e) => e.at.join(','))}::bigint[],
+      ${charges((e) => e.requestIds.map(arrayElement).join(','))}::text[])`
   const out: { used: number; others: number }[] = []
   for (const r of rows) out[r.o_i - 1] = { used: Number(r.o_used), others: Number(r.o_others) }
   return out
 }
 
 /**
- * Array literals built in one join: the driver serializes an array element by element,
- * which for thousands of charges a second cost more than the rest of a flush.
+ * Array literals joined here in one pass: the driver serializes an array element by
+ * element, which for thousands of charges a second cost more than the rest of a flush.
  */
-const numberArray = (xs: number[]) => `{${xs.join(',')}}`
 const textArray = (xs: (string | null)[]) => `{${xs.map(arrayElement).join(',')}}`
 const arrayElement = (s: string | null) => (s === null ? 'NULL' : `"${/["\\]/.test(s) ? s.replace(/["\\]/g, '\\$&') : s}"`)
 
@@ -165,8 +168,8 @@ export async function refundUsage(db: Db, k: MeterKey, units: number, c: Charge)
       update usage_meters u set used = u.used - amount.units, updated_at = now() from amount
       where u.account_id = ${k.accountId} and u.meter = ${k.meter} and u.period_start = ${k.period.start}
     ), refunded as (
-      insert into usage_ledger (account_id, meter, period_start, units, kind, request_id, endpoint)
-      select ${k.accountId}, ${k.meter}, ${k.period.start}, -amount.units, 'refund', ${c.requestId}, ${c.endpoint}
+      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at)
+      select ${k.accountId}, ${k.meter}, ${k.period.start}, -amount.units, 'refund', ${c.endpoint}, 1, array[${c.requestId}::text], array[-amount.units], array[now()]
       from amount where amount.units > 0
     )
     select coalesce((select units from amount), 0)::int as refunded`
@@ -196,13 +199,3 @@ export async function listMeterStates(db: Db, accountId: string, plan: Plan, per
   return rows.map((r) => ({ meter: r.meter, ...resolveAllowance(plan, r), used: r.used, reserved: r.reserved }))
 }
 
-/** The ledger's total for one meter row: equals the row's used. */
-export async function sumLedger(db: Db, k: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) {
-  const [row] = await db<{ units: number; charges: number; refunds: number }[]>`
-    select coalesce(sum(units), 0)::int as units,
-      count(*) filter (where kind = 'charge')::int as charges,
-      count(*) filter (where kind = 'refund')::int as refunds
-    from usage_ledger
-    where account_id = ${k.accountId} and meter = ${k.meter} and period_start = ${k.period.start}`
-  return row
-}

@@ -12,8 +12,9 @@
  * grant that cannot cover it refuses it, and later requests that could not fit in
  * what is known to be left are refused without asking again for REFUSAL_MEMORY_MS.
  *
- * Flushes move charges from the lease to `used` with one ledger row per request,
- * give back the free units of rows idle for IDLE_MS, and renew every lease. A lease
+ * Flushes move charges from the lease to `used` (with a ledger row per meter row and
+ * endpoint that lists each request), give back the free units of rows idle for
+ * IDLE_MS, and renew every lease. A lease
  * lives TTL_SECONDS past its last renewal; a process that cannot renew stops using
  * its leases at half that, so a lease that expired in the database is never spent.
  * A process that dies gives its leases back by expiry and loses at most FLUSH_MS of
@@ -24,7 +25,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Db } from '../../sql/db.ts'
-import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type LedgerColumns, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type LedgerEntry, type MeterKey, type MeterState } from '../../sql/meters.ts'
 
 export const TTL_SECONDS = 30
 export const FLUSH_MS = 200
@@ -45,6 +46,8 @@ export type LeasedRow = {
   inFlight: number
   pending: number
   flushing: number
+  /** the pending charges, one entry per endpoint, for the ledger */
+  charges: LedgerEntry[]
   /** the row's used, as of the last grant or flush (without pending and flushing) */
   dbUsed: number
   /** what other processes' live leases hold, as of the last grant or flush */
@@ -64,9 +67,6 @@ export type Reservation = { ok: true; row: LeasedRow } | { ok: false; state: Met
 
 type GrantRequest = { row: LeasedRow; need: number; resolve: () => void; reject: (e: unknown) => void }
 
-type Ledger = { rows: LeasedRow[]; units: number[]; at: number[]; requestIds: (string | null)[]; endpoints: (string | null)[] }
-const newLedger = (): Ledger => ({ rows: [], units: [], at: [], requestIds: [], endpoints: [] })
-
 const free = (r: LeasedRow) => r.lease - r.inFlight - r.pending - r.flushing
 const rowId = (k: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) => `${k.accountId}|${k.meter}|${k.period.start.getTime()}`
 
@@ -74,8 +74,8 @@ export class MeterLeases {
   readonly holder = randomUUID()
   private rows = new Map<string, LeasedRow>()
   private byKey = new WeakMap<MeterKey, LeasedRow>()
-  /** charges settled since the last flush, a column each: no object per request to outlive a scavenge */
-  private ledger = newLedger()
+  /** charges settled since the last flush, on all rows */
+  private pendingCharges = 0
   private grants: GrantRequest[] = []
   private chain: Promise<unknown> = Promise.resolve()
   /** when a flush last started (it paces them), and when one last renewed every lease */
@@ -132,17 +132,19 @@ export class MeterLeases {
 
   /** Turns a reservation into a charge of `charged` units (0 releases it), for the next flush. */
   settle(row: LeasedRow, reserved: number, charged: number, charge: Charge) {
+    const now = Date.now()
     row.inFlight -= reserved
-    row.lastUse = Date.now()
+    row.lastUse = now
     if (charged > 0) {
       row.pending += charged
-      const l = this.ledger
-      l.rows.push(row)
-      l.units.push(charged)
-      l.at.push(Date.now())
-      l.requestIds.push(charge.requestId)
-      l.endpoints.push(charge.endpoint)
-      if (l.rows.length >= FLUSH_AT) this.queueFlush()
+      // a column per field, no object per request to outlive a scavenge
+      let entry: LedgerEntry | undefined
+      for (const e of row.charges) if (e.endpoint === charge.endpoint) entry = e
+      if (!entry) row.charges.push((entry = { endpoint: charge.endpoint, units: [], at: [], requestIds: [] }))
+      entry.units.push(charged)
+      entry.at.push(now)
+      entry.requestIds.push(charge.requestId)
+      if (++this.pendingCharges >= FLUSH_AT) this.queueFlush()
     }
   }
 
@@ -183,9 +185,9 @@ export class MeterLeases {
   tick() {
     const now = Date.now()
     // ticks come every TICK_MS (admission.ts); a few ms early is on time
-    if (now - this.lastFlushAt < FLUSH_MS - 10 && this.ledger.rows.length < FLUSH_AT) return
+    if (now - this.lastFlushAt < FLUSH_MS - 10 && this.pendingCharges < FLUSH_AT) return
     const due =
-      this.ledger.rows.length > 0 ||
+      this.pendingCharges > 0 ||
       [...this.rows.values()].some((r) => r.pending > 0 || (now - r.lastUse > IDLE_MS && r.inFlight === 0 && r.lease > 0)) ||
       (this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)
     if (due) this.queueFlush()
@@ -204,7 +206,7 @@ export class MeterLeases {
     const id = rowId(key)
     let row = this.rows.get(id)
     if (!row) {
-      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, granting: null, dropped: false }
+      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, charges: [], dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, granting: null, dropped: false }
       this.rows.set(id, row)
     }
     this.byKey.set(key, row)
@@ -285,19 +287,17 @@ export class MeterLeases {
       const idle = all || (now - row.lastUse > IDLE_MS && row.inFlight === 0 && !row.granting)
       const release = idle ? Math.max(0, free(row)) : 0
       if (row.pending === 0 && release === 0) continue
-      items.push({ row, key: row.key, units: row.pending, release })
+      items.push({ row, key: row.key, units: row.pending, release, charges: row.charges })
       row.flushing += row.pending
       row.pending = 0
+      row.charges = []
       row.lease -= release
     }
-    const charged = this.ledger
-    this.ledger = newLedger()
+    this.pendingCharges = 0
     this.lastFlushAt = now
-    if (items.length === 0 && charged.rows.length === 0 && !(this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)) return
-    const index = new Map(items.map((item, i) => [item.row, i]))
+    if (items.length === 0 && !(this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)) return
     try {
-      const ledger: LedgerColumns = { ...charged, row: charged.rows.map((row) => index.get(row)! + 1) }
-      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items, ledger)
+      const after = await flushUsage(this.db, this.holder, TTL_SECONDS, items)
       this.lastRenewedAt = now
       for (const row of this.rows.values()) if (row.renewedAt > 0 && !row.refresh) row.renewedAt = now
       items.forEach(({ row, units }, i) => {
@@ -315,13 +315,14 @@ export class MeterLeases {
         }
       }
     } catch (err) {
-      items.forEach(({ row, units, release }) => {
+      // everything goes back to pending, ahead of what was settled meanwhile
+      for (const { row, units, release, charges } of items) {
         row.flushing -= units
         row.pending += units
         row.lease += release
-      })
-      for (const k of Object.keys(charged) as (keyof Ledger)[]) for (const v of this.ledger[k]) (charged[k] as unknown[]).push(v)
-      this.ledger = charged
+        row.charges = charges.concat(row.charges)
+        for (const e of charges) this.pendingCharges += e.units.length
+      }
       throw err
     }
   }

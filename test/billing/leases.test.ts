@@ -92,11 +92,13 @@ test('close() records every charge and gives every lease back', async (t) => {
   t.is(await ledgerSum(db.sql, idle, accountId, 'm_jobs_api_calls', period), 30)
 })
 
-test('the ledger keeps one row per request, with its request id, endpoint and time', async (t) => {
+test('the ledger lists every request, with its request id, endpoint and time, in a row per meter row and endpoint a flush', async (t) => {
   const { db, company } = t.context
   const { accountId, key } = await accountOn(db.sql, 'starter')
   const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
   t.teardown(s.close)
+  // no ticks: the charges wait for the one flush sync() makes
+  s.admission.stop()
   const started = new Date(Date.now() - 1000)
   // the ledger goes to Postgres as array literals: quotes, backslashes, braces, commas and
   // the word NULL must come back as they were sent
@@ -105,11 +107,29 @@ test('the ledger keeps one row per request, with its request id, endpoint and ti
     t.is((await fetch(`${s.base}/v2/jobs/${company.jobIds[3]}`, { headers: { ...as(key), 'x-request-id': id } })).status, 200)
   }
   await s.admission.sync()
-  const rows = await db.sql<{ units: number; request_id: string | null; endpoint: string; created_at: Date }[]>`
-    select units::int, request_id, endpoint, created_at from usage_ledger where account_id = ${accountId} order by id`
-  t.is(rows.length, ids.length)
-  t.deepEqual(rows.map((r) => r.request_id), ids)
-  t.true(rows.every((r) => r.units === 1 && r.endpoint === 'GET /v2/jobs/:job_id' && r.created_at >= started && r.created_at <= new Date()))
+  const [row, ...more] = await db.sql<{ units: number; kind: string; endpoint: string; requests: number; request_ids: string[]; request_units: number[] }[]>`
+    select units::int, kind, endpoint, requests, request_ids, request_units::int[] from usage_ledger where account_id = ${accountId}`
+  t.is(more.length, 0, 'one flush, one meter row, one endpoint: one ledger row')
+  t.like(row, { units: 5, kind: 'charge', endpoint: 'GET /v2/jobs/:job_id', requests: 5, request_ids: ids, request_units: [1, 1, 1, 1, 1] })
+  const charges = await db.sql<{ units: number; request_id: string | null; endpoint: string; at: Date }[]>`
+    select units::int, request_id, endpoint, at from usage_ledger_charges where account_id = ${accountId} order by ledger_id, position`
+  t.deepEqual(charges.map((r) => r.request_id), ids)
+  t.true(charges.every((r) => r.units === 1 && r.endpoint === 'GET /v2/jobs/:job_id' && r.at >= started && r.at <= new Date()))
+  t.true(charges.every((r, i) => i === 0 || r.at >= charges[i - 1].at), 'in the order they were settled')
+})
+
+test('meter_flush refuses ledger columns that do not add up, and changes nothing', async (t) => {
+  const { db } = t.context
+  const { accountId } = await accountOn(db.sql, 'starter')
+  const period = await periodOf(db.sql, accountId)
+  await spend(db.sql, accountId, 'm_jobs_api_calls', 3)
+  const flush = (counts: string, requestIds: string) => db.sql`
+    select * from meter_flush(gen_random_uuid(), 30, array[${accountId}]::uuid[], '{m_jobs_api_calls}', array[${period.start}]::timestamptz[],
+      '{2}', '{0}', '{1}', '{GET /x}', ${counts}::int[], '{1,1}', '{1,2}', ${requestIds}::text[])`
+  await t.throwsAsync(flush('{2}', '{a}'), { message: /2 charges in groups, but 2 units, 2 times and 1 request ids/ })
+  await t.throwsAsync(flush('{3}', '{a,b}'), { message: /3 charges in groups/ })
+  t.is(await ledgerSum(db.sql, new Admission(db.sql, roomy), accountId, 'm_jobs_api_calls', period), 3)
+  t.deepEqual(await meterRow(db.sql, new Admission(db.sql, roomy), accountId, 'm_jobs_api_calls', period), { used: 3, inFlight: 0 })
 })
 
 test('property: random limits from two processes at once never pass the cap, and what was served is what was charged', async (t) => {

@@ -105,7 +105,7 @@ test('cap rule 2: 200 parallel requests against 50 remaining units overshoot by 
   t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 500, inFlight: 0 })
   t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 500)
   const [{ charges }] = await db.sql<{ charges: number }[]>`
-    select count(*)::int as charges from usage_ledger
+    select count(*)::int as charges from usage_ledger_charges
     where account_id = ${accountId} and kind = 'charge' and endpoint = 'GET /v2/jobs/:job_id'`
   t.is(charges, 50, 'one ledger row per settled request')
 })
@@ -273,5 +273,8 @@ test('refunds go to the ledger and keep it equal to the meter row', async (t) =>
   t.is(await refundUsage(db.sql, key, 100, { requestId: 'task-2', endpoint: 'export failed' }), 20, 'never below zero')
   t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 0, inFlight: 0 })
   t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 0)
+  const refunds = await db.sql<{ request_id: string; units: number }[]>`
+    select request_id, units::int from usage_ledger_charges where account_id = ${accountId} and kind = 'refund' order by ledger_id`
+  t.deepEqual([...refunds], [{ request_id: 'task-1', units: -10 }, { request_id: 'task-2', units: -20 }])
   await t.throwsAsync(db.sql`update usage_ledger set units = 1 where account_id = ${accountId}`, { message: /append-only/ })
 })
