@@ -61,7 +61,8 @@ export class KeyCache {
 
   /** authenticate(), with an API key's account from memory (synchronously) when it is there. */
   authenticate(ctx: Context, opts: AuthOptions): Account | Promise<Account> {
-    const key = ctx.get('x-api-key')
+    // as ctx.get('x-api-key') reads it, without lower-casing the name on every request
+    const key = ctx.req.headers['x-api-key'] as string | undefined
     if (!key || key.length > 200) return authenticate(ctx, this.db, opts)
     const hit = this.entries.get(key)
     if (hit && hit.until > Date.now()) return hit.account

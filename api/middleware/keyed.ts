@@ -23,7 +23,6 @@ import { errors } from '../errors.ts'
 import { admissionFor } from './admission.ts'
 import type { AuthOptions } from './auth.ts'
 import { fixedCost, meterAround, type Cost } from './metering.ts'
-import { keyRules } from './rate-limit.ts'
 
 export type KeyedOptions = AuthOptions & {
   meter?: Meter
@@ -47,7 +46,7 @@ export function keyed(db: Db, opts: KeyedOptions = {}): Middleware {
     const authenticated = admission.keys.authenticate(ctx, opts)
     const account = authenticated instanceof Promise ? await authenticated : authenticated
     ctx.state.account = account
-    const limited = admission.limiter.check(ctx, keyRules(admission.limiter, account.key_id ?? `account:${account.id}`, opts.search ?? false))
+    const limited = admission.limiter.check(ctx, admission.limiter.rulesFor(account, opts.search ?? false))
     if (limited) await limited
     if (feature && !account.features.includes(feature)) throw errors.featureMissing(feature)
     if (!meter) return next()

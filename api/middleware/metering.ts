@@ -169,8 +169,9 @@ export async function meterAround(ctx: Context, next: Next, db: Db, leases: Mete
     leases.settle(row, units, 0, charge)
     throw e
   }
+  const ok = isSuccess(ctx)
   // never more than was reserved: the reservation is what the cap was checked against
-  const charged = isSuccess(ctx) && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
+  const charged = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
   leases.settle(row, units, charged, charge)
-  if (isSuccess(ctx)) eachUsageHeader(meter, leases.state(row), period, (header, value) => setKnownHeader(ctx.res, header, value))
+  if (ok) eachUsageHeader(meter, leases.state(row), period, (header, value) => setKnownHeader(ctx.res, header, value))
 }

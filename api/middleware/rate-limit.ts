@@ -42,6 +42,7 @@ type Bucket = {
 export class RateLimiter {
   private buckets = new Map<string, Bucket>()
   private claims: Batcher<Claim, Claimed>
+  private accountRules = new WeakMap<object, [LimitRule[], LimitRule[]]>()
 
   constructor(
     db: Db,
@@ -83,6 +84,22 @@ export class RateLimiter {
     setKnownHeader(ctx.res, limitHeader, String(tightest.rule.limit))
     setKnownHeader(ctx.res, remainingHeader, String(tightest.remaining))
     setKnownHeader(ctx.res, resetHeader, String(tightest.resetSeconds))
+  }
+
+  /**
+   * An account's rules: per key (or per account, for a JWT), plus the per-second
+   * search limit when asked for. Built once per account object, which the key cache
+   * shares between requests.
+   */
+  rulesFor(account: { id: string; key_id: string | null }, search: boolean): LimitRule[] {
+    let rules = this.accountRules.get(account)
+    if (!rules) {
+      const id = account.key_id ?? `account:${account.id}`
+      const key = { bucket: `key:${id}`, ...this.rules.key }
+      rules = [[key], [key, { bucket: `search:${id}`, ...this.rules.search }]]
+      this.accountRules.set(account, rules)
+    }
+    return rules[search ? 1 : 0]
   }
 
   /** Forgets buckets whose window has ended. */
@@ -155,10 +172,3 @@ const headers = (o: Outcome) => ({
   'X-RateLimit-Remaining': String(o.remaining),
   'X-RateLimit-Reset': String(o.resetSeconds),
 })
-
-/** Per key (or per account, for a JWT), plus the per-second search limit when asked for. */
-export function keyRules(limiter: RateLimiter, id: string, search: boolean): LimitRule[] {
-  const rules = [{ bucket: `key:${id}`, ...limiter.rules.key }]
-  if (search) rules.push({ bucket: `search:${id}`, ...limiter.rules.search })
-  return rules
-}
