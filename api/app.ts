@@ -23,13 +23,25 @@ import { referenceRoutes } from './routes/reference.ts'
 import { searchRoutes } from './routes/search.ts'
 import { taskRoutes } from './routes/tasks.ts'
 
-export type AppDeps = { sql: Sql; config: Config; log: Logger; readiness?: Readiness }
+export type AppDeps = {
+  sql: Sql
+  config: Config
+  log: Logger
+  readiness?: Readiness
+  /**
+   * Connections of the admission's own (lease grants, usage flushes, rate-limit claims,
+   * billing_epoch polls; see admission.ts), so that under load these never wait in the
+   * pool's queue behind request queries, nor hold a connection requests are waiting
+   * for. The caller closes them after admission.close(). Default: sql.
+   */
+  admissionSql?: Sql
+}
 
-export function buildApp({ sql, config, log, readiness = { ready: true } }: AppDeps) {
+export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql }: AppDeps) {
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
-  const admission = new Admission(sql, config.rateLimits, (err) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed'))
+  const admission = new Admission(admissionSql, config.rateLimits, (err) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed'))
   app.context.admission = admission
   // its tick reads tables the migrations create: the server starts it once they ran
   if (readiness.ready) admission.start()

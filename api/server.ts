@@ -8,7 +8,7 @@ import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
-import { openDatabase } from '../sql/db.ts'
+import { connect, openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
@@ -23,7 +23,8 @@ const readiness: Readiness = { ready: false, stage: 'database' }
 const db = await openDatabase({ ...config, own: true })
 log.info({ embedded: db.embedded ? db.embedded.url : null }, db.embedded ? 'embedded database open' : 'database connected')
 
-const app = buildApp({ sql: db.sql, config, log, readiness })
+const admissionSql = connect(db.url, 2)
+const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })
@@ -62,6 +63,7 @@ async function shutdown(signal: string) {
     setTimeout(() => server.closeAllConnections(), 5000).unref()
   })
   await app.context.admission!.close().catch((err) => log.error({ err: { message: err.message } }, 'final usage flush failed'))
+  await admissionSql.end({ timeout: 5 })
   workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await db.close()

@@ -109,6 +109,8 @@ const url = new URL(serverUrl)
 url.pathname = `/${dbName}`
 // the pool the server gets: openDatabase() passes no max with DATABASE_URL, so connect()'s default
 const sql = connect(url.toString())
+// as the server runs it: the admission on connections of its own
+const admissionSql = connect(url.toString(), 2)
 
 try {
   await migrate(sql)
@@ -116,7 +118,7 @@ try {
   // scale plan: 2,000,000 jobs included, so no request meets the cap
   const keys = await Promise.all(Array.from({ length: keysCount }, () => createAccountWithKey(sql, 'scale')))
   const config = { ...loadConfig(), rateLimits: { ...loadConfig().rateLimits, key: { limit: 1_000_000, windowSeconds: 60 } } }
-  const app = buildApp({ sql, config, log: pino({ level: process.env.BENCH_LOG ?? 'silent' }) })
+  const app = buildApp({ sql, config, log: pino({ level: process.env.BENCH_LOG ?? 'silent' }), admissionSql })
   // the same work as GET /v2/jobs/:job_id, without keyed(); and again with the twelve
   // response headers keyed() sends on this route (three rate-limit, nine usage), fixed
   // values of the same length, to tell what the headers cost from what keyed() does
@@ -270,6 +272,7 @@ try {
 } finally {
   loadGenerator.kill()
   await sql.end({ timeout: 5 })
+  await admissionSql.end({ timeout: 5 })
   await admin`drop database if exists ${admin(dbName)} with (force)`
   await admin.end()
 }

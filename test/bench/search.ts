@@ -48,14 +48,14 @@ export const queries: [string, Record<string, unknown>][] = [
   ['limit 100', { job_titles: ['engineer'], limit: 100 }],
 ]
 
+const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
+
 async function database() {
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
   const [exists] = await admin`select 1 from pg_database where datname = ${name}`
   if (!exists) await admin`create database ${admin(name)}`
   await admin.end()
-  const u = new URL(serverUrl)
-  u.pathname = `/${name}`
-  const sql = connect(u.toString(), 10)
+  const sql = connect(dbUrl, 10)
   await migrate(sql)
   const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from jobs`
   if (n === 0) {
@@ -81,7 +81,9 @@ const pct = (xs: number[], p: number) => {
 const sql = await database()
 // the bench measures search, not the limiter: a roomy rate limit, and a metered (not blocking) plan
 const roomy = { limit: 1_000_000, windowSeconds: 60 }
-const app = buildApp({ sql, config: { ...loadConfig(), rateLimits: { key: roomy, search: roomy, anonymous: roomy } }, log: pino({ level: 'silent' }) })
+// as the server runs it: the admission on connections of its own
+const admissionSql = connect(dbUrl, 2)
+const app = buildApp({ sql, config: { ...loadConfig(), rateLimits: { key: roomy, search: roomy, anonymous: roomy } }, log: pino({ level: 'silent' }), admissionSql })
 const server = app.listen(0, '127.0.0.1')
 await new Promise((r) => server.once('listening', r))
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -134,6 +136,7 @@ for (const [label, body] of queries) {
 agent.destroy()
 server.close()
 await app.context.admission!.close()
+await admissionSql.end()
 await sql.end()
 
 const all = (k: 'http' | 'direct') => rows.flatMap((r) => r[k])

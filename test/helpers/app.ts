@@ -6,6 +6,7 @@ import { buildApp } from '../../api/app.ts'
 import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../api/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
+import { connect } from '../../sql/db.ts'
 import { testDatabase, type TestDb } from './db.ts'
 import { createAccountWithKey } from './factories.ts'
 
@@ -30,7 +31,9 @@ export async function startTestApp({ config }: { config?: Partial<Config> } = {}
   const logs: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
-  const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness })
+  // as the server runs it: the admission on connections of its own
+  const admissionSql = connect(db.url, 2)
+  const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness, admissionSql })
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
@@ -50,6 +53,7 @@ export async function startTestApp({ config }: { config?: Partial<Config> } = {}
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       await app.context.admission!.close()
+      await admissionSql.end({ timeout: 5 })
       await db.close()
     },
   }
