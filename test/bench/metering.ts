@@ -33,8 +33,10 @@ import { seedCompany } from '../billing/fixtures.ts'
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 200)
 const keysCount = Number(process.env.BENCH_KEYS ?? 50)
-const perRound = Number(process.env.BENCH_REQUESTS ?? 20000)
-const rounds = Number(process.env.BENCH_ROUNDS ?? 9)
+// many short rounds: this machine drifts over minutes, and rounds run side by side
+// drift together
+const perRound = Number(process.env.BENCH_REQUESTS ?? 10000)
+const rounds = Number(process.env.BENCH_ROUNDS ?? 21)
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
 /** CPU time (user + system) of every Postgres process on this machine so far, in ms; 0 where /proc is missing. */
@@ -164,12 +166,11 @@ try {
   async function load(paths: string[], n: number) {
     const elu = perfHooks.eventLoopUtilization()
     const pg = postgresCpuMs()
-    const started = performance.now()
     const r = await runLoad({ base, paths, keys: keys.map((k) => k.key), n, concurrency })
     if (r.failure || r.non2xx) throw new Error(r.failure ?? `${r.non2xx} responses were not 2xx`)
     // CPU per request: the server's event loop (busy time), and every Postgres process
     const busyMs = perfHooks.eventLoopUtilization(elu).active
-    return { median: r.median, mean: r.mean, p975: r.p975, rps: n / ((performance.now() - started) / 1000), nodeUs: (busyMs * 1000) / n, pgUs: ((postgresCpuMs() - pg) * 1000) / n }
+    return { median: r.median, mean: r.mean, p975: r.p975, nodeUs: (busyMs * 1000) / n, pgUs: ((postgresCpuMs() - pg) * 1000) / n }
   }
 
   const variants = {
@@ -183,24 +184,23 @@ try {
   for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
   // rounds rotate which variant goes first, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
-  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], rps: [], nodeUs: [], pgUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'rps' | 'nodeUs' | 'pgUs', number[]>>
+  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], pgUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'pgUs', number[]>>
   await inRotation(names, rounds, async (name) => {
     const m = await load(variants[name], perRound)
     results[name].median.push(m.median)
     results[name].mean.push(m.mean)
     results[name].p975.push(m.p975)
-    results[name].rps.push(m.rps)
     results[name].nodeUs.push(m.nodeUs)
     results[name].pgUs.push(m.pgUs)
   })
-  const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+  const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]
+  const mid = (xs: number[]) => quantile(xs, 0.5)
   const rows = names.map((name) => {
     const r = results[name]
     return {
       route: labels[name],
       'median ms': mid(r.median).toFixed(2),
       'p97.5 ms': mid(r.p975).toFixed(2),
-      'req/s': Math.round(mid(r.rps)),
       'mean ms': mid(r.mean).toFixed(2),
       'server µs/req': mid(r.nodeUs).toFixed(1),
       'Postgres µs/req': mid(r.pgUs).toFixed(1),
@@ -212,7 +212,8 @@ try {
   for (const than of ['bare', 'headers'] as const) {
     if (!names.includes(than) || !names.includes('metered')) continue
     for (const k of ['median', 'mean'] as const) {
-      console.log(`keyed + metered minus ${labels[than]}, ${k} per round: ${diff(k, than).map((a) => a.toFixed(1)).join(', ')} ms; median of rounds ${mid(diff(k, than)).toFixed(2)} ms`)
+      const d = diff(k, than)
+      console.log(`keyed + metered minus ${labels[than]}, ${k} per round: ${d.map((a) => a.toFixed(1)).join(', ')} ms; median of rounds ${mid(d).toFixed(2)} ms (quartiles ${quantile(d, 0.25).toFixed(1)} to ${quantile(d, 0.75).toFixed(1)})`)
     }
   }
   if (names.includes('bare') && names.includes('metered')) console.log(`added to the median: ${mid(diff('median', 'bare')).toFixed(2)} ms (target: at most 2 ms)\n`)
