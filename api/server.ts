@@ -8,7 +8,7 @@ import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
-import { connect, openDatabase } from '../sql/db.ts'
+import { connectAdmission, openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { buildApp } from './app.ts'
 import { loadConfig } from './config.ts'
@@ -23,7 +23,7 @@ const readiness: Readiness = { ready: false, stage: 'database' }
 const db = await openDatabase({ ...config, own: true })
 log.info({ embedded: db.embedded ? db.embedded.url : null }, db.embedded ? 'embedded database open' : 'database connected')
 
-const admissionSql = connect(db.url, 2)
+const admissionSql = connectAdmission(db.url)
 const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)

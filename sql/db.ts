@@ -27,13 +27,16 @@ type Options = {
   max?: number
 }
 
-export function connect(url: string, max = 10): Sql {
+export function connect(url: string, max = 10, applicationName = 'job-data-service'): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    connection: { application_name: 'job-data-service' },
+    connection: { application_name: applicationName },
   })
 }
+
+/** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity. */
+export const connectAdmission = (url: string) => connect(url, 2, 'job-data-service admission')
 
 export async function openDatabase(opts: Options): Promise<Database> {
   if (opts.databaseUrl) return wrap(connect(opts.databaseUrl, opts.max), opts.databaseUrl, null)

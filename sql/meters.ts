@@ -168,8 +168,8 @@ export async function refundUsage(db: Db, k: MeterKey, units: number, c: Charge)
       update usage_meters u set used = u.used - amount.units, updated_at = now() from amount
       where u.account_id = ${k.accountId} and u.meter = ${k.meter} and u.period_start = ${k.period.start}
     ), refunded as (
-      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at)
-      select ${k.accountId}, ${k.meter}, ${k.period.start}, -amount.units, 'refund', ${c.endpoint}, 1, array[${c.requestId}::text], array[-amount.units], array[now()]
+      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
+      select ${k.accountId}, ${k.meter}, ${k.period.start}, -amount.units, 'refund', ${c.endpoint}, 1, array[${c.requestId}::text], array[-amount.units], array[(extract(epoch from now()) * 1000)::bigint]
       from amount where amount.units > 0
     )
     select coalesce((select units from amount), 0)::int as refunded`

@@ -8,27 +8,30 @@ alter table usage_ledger
   add column requests int,
   add column request_ids text[],
   add column request_units bigint[],
-  add column request_at timestamptz[];
+  add column request_at_ms bigint[];
 alter table usage_ledger disable trigger usage_ledger_append_only;
-update usage_ledger set requests = 1, request_ids = array[request_id], request_units = array[units], request_at = array[created_at];
+update usage_ledger set requests = 1, request_ids = array[request_id], request_units = array[units],
+  request_at_ms = array[(extract(epoch from created_at) * 1000)::bigint];
 alter table usage_ledger enable trigger usage_ledger_append_only;
 alter table usage_ledger
   drop column request_id,
   alter column requests set not null,
   alter column request_ids set not null,
   alter column request_units set not null,
-  alter column request_at set not null,
+  alter column request_at_ms set not null,
   add constraint usage_ledger_requests_check check (requests > 0 and cardinality(request_ids) = requests
-    and cardinality(request_units) = requests and cardinality(request_at) = requests),
+    and cardinality(request_units) = requests and cardinality(request_at_ms) = requests),
   add constraint usage_ledger_request_sign_check check (case when kind = 'charge' then 0 < all (request_units) else 0 > all (request_units) end);
 comment on column usage_ledger.units is 'the sum of request_units';
-comment on column usage_ledger.created_at is 'when the row was written (a flush); request_at says when each request was charged';
+comment on column usage_ledger.created_at is 'when the row was written (a flush); request_at_ms says when each request was charged';
+comment on column usage_ledger.request_at_ms is 'when each request was charged, in epoch milliseconds (usage_ledger_charges.at as a timestamp)';
 
 -- One row per charged or refunded request; (ledger_id, position) orders them as they were settled.
 create view usage_ledger_charges as
-select l.id as ledger_id, c.position, l.account_id, l.meter, l.period_start, l.kind, l.endpoint, c.request_id, c.units, c.at
+select l.id as ledger_id, c.position, l.account_id, l.meter, l.period_start, l.kind, l.endpoint, c.request_id, c.units,
+  to_timestamp(c.at_ms / 1000.0) as at
 from usage_ledger l
-cross join lateral unnest(l.request_ids, l.request_units, l.request_at) with ordinality as c(request_id, units, at, position);
+cross join lateral unnest(l.request_ids, l.request_units, l.request_at_ms) with ordinality as c(request_id, units, at_ms, position);
 
 drop function meter_flush(uuid, int, uuid[], text[], timestamptz[], bigint[], bigint[], json);
 
@@ -74,11 +77,10 @@ begin
   where holder = p_holder and expires_at < now() + make_interval(secs => p_ttl_seconds * 2 / 3);
   delete from meter_leases where holder = p_holder and units = 0;
 
-  insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at)
+  insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
   select p_account[g.item], p_meter[g.item], p_start[g.item],
     (select sum(u) from unnest(p_charge_units[g.last - g.n + 1 : g.last]) u), 'charge', g.endpoint, g.n,
-    p_charge_request[g.last - g.n + 1 : g.last], p_charge_units[g.last - g.n + 1 : g.last],
-    array(select to_timestamp(t / 1000.0) from unnest(p_charge_at[g.last - g.n + 1 : g.last]) with ordinality as a(t, o) order by o)
+    p_charge_request[g.last - g.n + 1 : g.last], p_charge_units[g.last - g.n + 1 : g.last], p_charge_at[g.last - g.n + 1 : g.last]
   from (
     select c.item, c.endpoint, c.n, c.k, sum(c.n) over (order by c.k) as last
     from unnest(p_group_item, p_group_endpoint, p_group_count) with ordinality as c(item, endpoint, n, k)
@@ -93,3 +95,7 @@ begin
   from unnest(p_account, p_meter, p_start) with ordinality as d(a, m, s, i)
   join usage_meters um on um.account_id = d.a and um.meter = d.m and um.period_start = d.s;
 end $$;
+
+-- A flush's row for one meter row carries some dozens of requests, a few KB: kept in
+-- the row rather than compressed and moved to TOAST, which cost more than the insert.
+alter table usage_ledger set (toast_tuple_target = 8160);

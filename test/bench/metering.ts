@@ -22,7 +22,7 @@ import { performance as perfHooks } from 'node:perf_hooks'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../api/config.ts'
 import { errors } from '../../api/errors.ts'
-import { connect } from '../../sql/db.ts'
+import { connect, connectAdmission } from '../../sql/db.ts'
 import { findJob } from '../../sql/jobs.ts'
 import { validate } from '../../api/validate.ts'
 import { keyed } from '../../api/middleware/keyed.ts'
@@ -39,11 +39,14 @@ const perRound = Number(process.env.BENCH_REQUESTS ?? 10000)
 const rounds = Number(process.env.BENCH_ROUNDS ?? 21)
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 
-/** CPU time (user + system) of every Postgres process on this machine so far, in ms; 0 where /proc is missing. */
-function postgresCpuMs() {
+/**
+ * CPU time (user + system) so far of every Postgres process on this machine, or of
+ * those pids, in ms; 0 where /proc is missing.
+ */
+function postgresCpuMs(pids?: string[]) {
   let ticks = 0
   try {
-    for (const pid of readdirSync('/proc')) {
+    for (const pid of pids ?? readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
@@ -112,7 +115,7 @@ url.pathname = `/${dbName}`
 // the pool the server gets: openDatabase() passes no max with DATABASE_URL, so connect()'s default
 const sql = connect(url.toString())
 // as the server runs it: the admission on connections of its own
-const admissionSql = connect(url.toString(), 2)
+const admissionSql = connectAdmission(url.toString())
 
 try {
   await migrate(sql)
@@ -163,14 +166,21 @@ try {
   await new Promise((r) => server.once('listening', r))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
+  /** the backends of the admission's own connections */
+  const admissionPids = async () =>
+    (await admin<{ pid: string }[]>`select pid::text from pg_stat_activity where datname = ${dbName} and application_name = 'job-data-service admission'`).map((r) => r.pid)
+
   async function load(paths: string[], n: number) {
+    const pids = await admissionPids()
     const elu = perfHooks.eventLoopUtilization()
     const pg = postgresCpuMs()
+    const pgAdmission = postgresCpuMs(pids)
     const r = await runLoad({ base, paths, keys: keys.map((k) => k.key), n, concurrency })
     if (r.failure || r.non2xx) throw new Error(r.failure ?? `${r.non2xx} responses were not 2xx`)
-    // CPU per request: the server's event loop (busy time), and every Postgres process
+    // CPU per request: the server's event loop (busy time), every Postgres process, and the admission's backends
     const busyMs = perfHooks.eventLoopUtilization(elu).active
-    return { median: r.median, mean: r.mean, p975: r.p975, nodeUs: (busyMs * 1000) / n, pgUs: ((postgresCpuMs() - pg) * 1000) / n }
+    const pgUs = ((postgresCpuMs() - pg) * 1000) / n
+    return { median: r.median, mean: r.mean, p975: r.p975, nodeUs: (busyMs * 1000) / n, pgUs, admissionUs: ((postgresCpuMs(pids) - pgAdmission) * 1000) / n }
   }
 
   const variants = {
@@ -184,7 +194,7 @@ try {
   for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
   // rounds rotate which variant goes first, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
-  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], pgUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'pgUs', number[]>>
+  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], pgUs: [], admissionUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'pgUs' | 'admissionUs', number[]>>
   await inRotation(names, rounds, async (name) => {
     const m = await load(variants[name], perRound)
     results[name].median.push(m.median)
@@ -192,6 +202,7 @@ try {
     results[name].p975.push(m.p975)
     results[name].nodeUs.push(m.nodeUs)
     results[name].pgUs.push(m.pgUs)
+    results[name].admissionUs.push(m.admissionUs)
   })
   const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]
   const mid = (xs: number[]) => quantile(xs, 0.5)
@@ -204,6 +215,7 @@ try {
       'mean ms': mid(r.mean).toFixed(2),
       'server µs/req': mid(r.nodeUs).toFixed(1),
       'Postgres µs/req': mid(r.pgUs).toFixed(1),
+      'of which admission': mid(r.admissionUs).toFixed(1),
     }
   })
   console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds; autocannon latencies are whole ms), Postgres ${url.host}`)

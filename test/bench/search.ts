@@ -16,7 +16,7 @@ import { toSearch } from '../../api/search-filters.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { createAccount, createKey } from '../../sql/accounts.ts'
-import { connect } from '../../sql/db.ts'
+import { connect, connectAdmission } from '../../sql/db.ts'
 import { migrate } from '../../sql/migrate.ts'
 import { explainSearch, searchJobs } from '../../sql/search.ts'
 
@@ -82,7 +82,7 @@ const sql = await database()
 // the bench measures search, not the limiter: a roomy rate limit, and a metered (not blocking) plan
 const roomy = { limit: 1_000_000, windowSeconds: 60 }
 // as the server runs it: the admission on connections of its own
-const admissionSql = connect(dbUrl, 2)
+const admissionSql = connectAdmission(dbUrl)
 const app = buildApp({ sql, config: { ...loadConfig(), rateLimits: { key: roomy, search: roomy, anonymous: roomy } }, log: pino({ level: 'silent' }), admissionSql })
 const server = app.listen(0, '127.0.0.1')
 await new Promise((r) => server.once('listening', r))

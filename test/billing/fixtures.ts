@@ -58,8 +58,8 @@ export async function spend(sql: Sql, accountId: string, meter: Meter, units: nu
     values (${accountId}, ${meter}, ${p.start}, ${p.end}, ${units})
     on conflict (account_id, meter, period_start) do update set used = usage_meters.used + ${units}`
   await sql`
-    insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at)
-    values (${accountId}, ${meter}, ${p.start}, ${units}, 'charge', 'test setup', 1, '{NULL}', array[${units}::bigint], array[now()])`
+    insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
+    values (${accountId}, ${meter}, ${p.start}, ${units}, 'charge', 'test setup', 1, '{NULL}', array[${units}::bigint], array[(extract(epoch from now()) * 1000)::bigint])`
   await sql`select nextval('billing_epoch')`
 }
 

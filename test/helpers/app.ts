@@ -6,7 +6,7 @@ import { buildApp } from '../../api/app.ts'
 import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../api/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
-import { connect } from '../../sql/db.ts'
+import { connectAdmission } from '../../sql/db.ts'
 import { testDatabase, type TestDb } from './db.ts'
 import { createAccountWithKey } from './factories.ts'
 
@@ -32,7 +32,7 @@ export async function startTestApp({ config }: { config?: Partial<Config> } = {}
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
   // as the server runs it: the admission on connections of its own
-  const admissionSql = connect(db.url, 2)
+  const admissionSql = connectAdmission(db.url)
   const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness, admissionSql })
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
