@@ -56,6 +56,8 @@ const KEY_CACHE_MAX = 10_000
 
 export class KeyCache {
   private entries = new Map<string, { account: Account; until: number }>()
+  private loading = new Map<string, Promise<Account>>()
+  private generation = 0
 
   constructor(private db: Db) {}
 
@@ -66,14 +68,26 @@ export class KeyCache {
     if (!key || key.length > 200) return authenticate(ctx, this.db, opts)
     const hit = this.entries.get(key)
     if (hit && hit.until > Date.now()) return hit.account
-    return this.load(key)
+    // one lookup per key at a time: after a start or a billing change, the requests of
+    // a busy key would otherwise each look it up
+    let loading = this.loading.get(key)
+    if (!loading) {
+      const mine = (loading = this.load(key))
+      this.loading.set(key, mine)
+      const done = () => this.loading.get(key) === mine && this.loading.delete(key)
+      mine.then(done, done)
+    }
+    return loading
   }
 
   private async load(key: string) {
     this.entries.delete(key)
     const now = Date.now()
+    const generation = this.generation
     const account = await findAccountByKeyHash(this.db, hashKey(key))
     if (!account) throw errors.invalidKey()
+    // read before a billing change: it answers the requests that asked, but is not kept
+    if (generation !== this.generation) return account
     if (this.entries.size >= KEY_CACHE_MAX) {
       for (const [k, c] of this.entries) if (c.until <= now || this.entries.size >= KEY_CACHE_MAX) this.entries.delete(k)
     }
@@ -82,6 +96,9 @@ export class KeyCache {
   }
 
   clear() {
+    this.generation++
     this.entries.clear()
+    // a lookup under way may have read the key before the change: not shared from here on
+    this.loading.clear()
   }
 }

@@ -4,7 +4,9 @@
  * works at once, and an unknown key is never remembered.
  */
 import anyTest, { type TestFn } from 'ava'
+import type { Context } from 'koa'
 import { TICK_MS } from '../../api/middleware/admission.ts'
+import { KeyCache } from '../../api/middleware/auth.ts'
 import { createKey, revokeKey } from '../../sql/accounts.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
 import { accountOn, meterRow, periodOf, seedCompany, usage } from './fixtures.ts'
@@ -47,6 +49,56 @@ test('the tick applies a revocation on its own, within a few ticks', async (t) =
     status = (await get(`/v2/jobs/${company.jobIds[0]}`, as(key))).status
   }
   t.is(status, 401)
+})
+
+/**
+ * The database, counting key lookups: the tagged-template calls one lookup makes
+ * (a query and its fragments) are measured once, with a key of its own.
+ */
+async function counted<T extends object>(sql: T, accountOf: () => Promise<{ key: string }>) {
+  let calls = 0
+  const proxy = new Proxy(sql, { apply: (target, self, args) => (calls++, Reflect.apply(target as never, self, args)) })
+  await new KeyCache(proxy as never).authenticate(requestWith((await accountOf()).key), {})
+  const perLookup = calls
+  calls = 0
+  return { sql: proxy, lookups: () => calls / perLookup }
+}
+const requestWith = (key: string) => ({ req: { headers: { 'x-api-key': key } } }) as unknown as Context
+
+test('a busy new key is looked up once, however many requests ask at once', async (t) => {
+  const { db } = t.context
+  const { accountId, key } = await accountOn(db.sql, 'free')
+  const { sql, lookups } = await counted(db.sql, () => accountOn(db.sql, 'free'))
+  const cache = new KeyCache(sql)
+  const accounts = await Promise.all(Array.from({ length: 100 }, () => cache.authenticate(requestWith(key), {})))
+  t.true(accounts.every((a) => a.id === accountId))
+  t.is(lookups(), 1)
+  await cache.authenticate(requestWith(key), {})
+  t.is(lookups(), 1, 'then from memory')
+})
+
+test('a lookup under way when the cache is cleared answers its requests but is not kept', async (t) => {
+  const { db } = t.context
+  const { key } = await accountOn(db.sql, 'free')
+  const { sql, lookups } = await counted(db.sql, () => accountOn(db.sql, 'free'))
+  const cache = new KeyCache(sql)
+  const before = cache.authenticate(requestWith(key), {})
+  cache.clear()
+  const after = cache.authenticate(requestWith(key), {})
+  t.not(before, after, 'a request after the change does not share the lookup from before it')
+  await before
+  await after
+  t.is(lookups(), 2)
+  await cache.authenticate(requestWith(key), {})
+  t.is(lookups(), 2, 'the lookup made after the change is kept')
+
+  const { key: other } = await accountOn(db.sql, 'free')
+  const read = cache.authenticate(requestWith(other), {})
+  cache.clear()
+  await read
+  t.is(lookups(), 3)
+  await cache.authenticate(requestWith(other), {})
+  t.is(lookups(), 4, 'read before the change, so looked up again')
 })
 
 test('a new key works at once, and an unknown key is not remembered', async (t) => {
