@@ -33,7 +33,9 @@ export const IDLE_MS = 2000
 export const RENEW_MS = 5000
 export const REFUSAL_MEMORY_MS = 250
 /** what a grant asks for beyond the request's need; block mode gets at most half of what is free */
-const LEASE_CHUNK = 1000
+export const LEASE_CHUNK = 1000
+/** a lease with fewer free units asks for more while requests go on using what is left */
+export const TOP_UP_BELOW = LEASE_CHUNK / 4
 /** flush at once when this many charges wait */
 const FLUSH_AT = 2000
 
@@ -58,6 +60,8 @@ export type LeasedRow = {
   /** the account changed: give the free units back and grant again before using them */
   refresh: boolean
   refusedAt: number
+  /** when a grant last gave less than it asked for: no top-up for REFUSAL_MEMORY_MS */
+  shortAt: number
   granting: Promise<void> | null
   /** no longer in the map (idle and empty): a key that still points here makes a new row */
   dropped: boolean
@@ -99,9 +103,20 @@ export class MeterLeases {
     row.lastUse = Date.now()
     if (this.usable(row) && free(row) >= units) {
       row.inFlight += units
+      if (free(row) < TOP_UP_BELOW && !row.granting && row.shortAt < row.lastUse - REFUSAL_MEMORY_MS) this.topUp(row)
       return { ok: true, row }
     }
     return this.reserveLater(row, units)
+  }
+
+  /**
+   * More units for a lease running low, asked for while requests still have some: the
+   * requests of a busy row would otherwise all wait for a grant each time it ran out.
+   */
+  private topUp(row: LeasedRow) {
+    row.granting = this.grant(row, 0)
+      .catch(this.onError)
+      .finally(() => (row.granting = null))
   }
 
   private async reserveLater(row: LeasedRow, units: number): Promise<Reservation> {
@@ -206,7 +221,7 @@ export class MeterLeases {
     const id = rowId(key)
     let row = this.rows.get(id)
     if (!row) {
-      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, charges: [], dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, granting: null, dropped: false }
+      row = { key, allowance: null, lease: 0, inFlight: 0, pending: 0, flushing: 0, charges: [], dbUsed: 0, others: 0, lastUse: Date.now(), renewedAt: 0, refresh: false, refusedAt: 0, shortAt: 0, granting: null, dropped: false }
       this.rows.set(id, row)
     }
     this.byKey.set(key, row)
@@ -260,6 +275,7 @@ export class MeterLeases {
         row.refresh = false
         row.renewedAt = sent
         if (g.granted < need) row.refusedAt = Date.now()
+        if (g.granted < need + LEASE_CHUNK) row.shortAt = Date.now()
         resolve()
       })
     } catch (err) {

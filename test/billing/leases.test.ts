@@ -7,7 +7,7 @@
 import anyTest, { type TestFn } from 'ava'
 import fc from 'fast-check'
 import { Admission } from '../../api/middleware/admission.ts'
-import { REFUSAL_MEMORY_MS, TTL_SECONDS } from '../../api/middleware/meter-leases.ts'
+import { LEASE_CHUNK, MeterLeases, REFUSAL_MEMORY_MS, TTL_SECONDS } from '../../api/middleware/meter-leases.ts'
 import { companyRoutes } from '../../api/routes/companies.ts'
 import { jobRoutes } from '../../api/routes/jobs.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
@@ -45,6 +45,64 @@ test('two processes on one block-mode meter: 200 parallel requests split between
   await a.admission.sync()
   t.deepEqual(await meterRow(db.sql, b.admission, accountId, 'm_jobs_api_calls', period), { used: 500, inFlight: 0 })
   t.is(await ledgerSum(db.sql, b.admission, accountId, 'm_jobs_api_calls', period), 500)
+})
+
+/** Counts the lease grants a MeterLeases asks for. */
+function countGrants(meters: MeterLeases) {
+  const counter = { grants: 0 }
+  const leases = meters as unknown as { grant: (...a: unknown[]) => Promise<void> }
+  const grant = leases.grant.bind(meters)
+  leases.grant = (...a) => (counter.grants++, grant(...a))
+  return counter
+}
+
+test('a busy lease is topped up before it runs out: after the first grant no request waits for one', async (t) => {
+  const { db } = t.context
+  const { accountId } = await accountOn(db.sql, 'scale')
+  const period = await periodOf(db.sql, accountId)
+  const meters = new MeterLeases(db.sql)
+  t.teardown(() => meters.close())
+  const counter = countGrants(meters)
+  const key = { accountId, plan: 'scale' as const, meter: 'm_jobs_api_calls' as const, period }
+  let waited = 0
+  let grants = 0
+  for (let i = 0; i < 3 * LEASE_CHUNK; i++) {
+    const reserving = meters.reserve(key, 1)
+    if (reserving instanceof Promise) waited++
+    const reservation = await reserving
+    if (!reservation.ok) return t.fail('refused')
+    meters.settle(reservation.row, 1, 1, { requestId: null, endpoint: 'test' })
+    // requests arrive over time: a top-up asked for gets to finish (a flush queues behind it)
+    if (counter.grants > grants) await meters.flush()
+    grants = counter.grants
+  }
+  t.is(waited, 1, 'only the first request, for the first grant')
+  t.true(grants >= 3, `${grants} grants`)
+  await meters.flush()
+  t.deepEqual(await meterRow(db.sql, new Admission(db.sql, roomy), accountId, 'm_jobs_api_calls', period), { used: 3 * LEASE_CHUNK, inFlight: 0 })
+})
+
+test('near a block-mode cap, a lease that came back short is not topped up again at once', async (t) => {
+  const { db } = t.context
+  const { accountId } = await accountOn(db.sql, 'free')
+  const period = await periodOf(db.sql, accountId)
+  const key = { accountId, plan: 'free' as const, meter: 'm_jobs_api_calls' as const, period }
+  // another process leases half of the 500 units first
+  const other = new MeterLeases(db.sql)
+  const meters = new MeterLeases(db.sql)
+  t.teardown(async () => (await meters.close(), await other.close()))
+  t.true((await other.reserve(key, 1)).ok)
+  const counter = countGrants(meters)
+  let served = 0
+  for (let i = 0; i < 200; i++) {
+    if (i % 5 === 0) await new Promise((r) => setTimeout(r, 1))
+    const reservation = await meters.reserve(key, 1)
+    if (!reservation.ok) break
+    served++
+    meters.settle(reservation.row, 1, 1, { requestId: null, endpoint: 'test' })
+  }
+  t.true(served >= 100, `${served} served`)
+  t.true(counter.grants <= 5, `${counter.grants} grants for ${served} requests`)
 })
 
 test("a process that dies keeps nothing: once its lease expires, another process gets the units", async (t) => {
