@@ -14,7 +14,7 @@
  *
  * Flushes move charges from the lease to `used` (with a ledger row per meter row and
  * endpoint that lists each request), give back the free units of rows idle for
- * IDLE_MS, and renew every lease. A lease
+ * IDLE_MS (METER_MODE_IDLE_MS in meter mode), and renew every lease. A lease
  * lives TTL_SECONDS past its last renewal; a process that cannot renew stops using
  * its leases at half that, so a lease that expired in the database is never spent.
  * A process that dies gives its leases back by expiry and loses at most FLUSH_MS of
@@ -30,6 +30,7 @@ import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, t
 export const TTL_SECONDS = 30
 export const FLUSH_MS = 200
 export const IDLE_MS = 2000
+export const METER_MODE_IDLE_MS = 30_000
 export const RENEW_MS = 5000
 export const REFUSAL_MEMORY_MS = 250
 /** what a grant asks for beyond the request's need; block mode gets at most half of what is free */
@@ -71,6 +72,13 @@ export type Reservation = { ok: true; row: LeasedRow } | { ok: false; state: Met
 
 type GrantRequest = { row: LeasedRow; need: number; resolve: () => void; reject: (e: unknown) => void }
 
+/**
+ * When an idle row gives its free units back. Block mode soon: another process near the
+ * cap may need them. In meter mode nobody is refused for want of them, and keeping
+ * them spares the row's next request a grant (a key that pauses for a few seconds
+ * would otherwise wait for one every time).
+ */
+const idleAfter = (r: LeasedRow) => (r.allowance?.overage_mode === 'block' ? IDLE_MS : METER_MODE_IDLE_MS)
 const free = (r: LeasedRow) => r.lease - r.inFlight - r.pending - r.flushing
 const rowId = (k: Pick<MeterKey, 'accountId' | 'meter' | 'period'>) => `${k.accountId}|${k.meter}|${k.period.start.getTime()}`
 
@@ -203,7 +211,7 @@ export class MeterLeases {
     if (now - this.lastFlushAt < FLUSH_MS - 10 && this.pendingCharges < FLUSH_AT) return
     const due =
       this.pendingCharges > 0 ||
-      [...this.rows.values()].some((r) => r.pending > 0 || (now - r.lastUse > IDLE_MS && r.inFlight === 0 && r.lease > 0)) ||
+      [...this.rows.values()].some((r) => r.pending > 0 || (now - r.lastUse > idleAfter(r) && r.inFlight === 0 && r.lease > 0)) ||
       (this.rows.size > 0 && now - this.lastRenewedAt > RENEW_MS)
     if (due) this.queueFlush()
   }
@@ -300,7 +308,7 @@ export class MeterLeases {
     const now = Date.now()
     const items: (FlushItem & { row: LeasedRow })[] = []
     for (const row of this.rows.values()) {
-      const idle = all || (now - row.lastUse > IDLE_MS && row.inFlight === 0 && !row.granting)
+      const idle = all || (now - row.lastUse > idleAfter(row) && row.inFlight === 0 && !row.granting)
       const release = idle ? Math.max(0, free(row)) : 0
       if (row.pending === 0 && release === 0) continue
       items.push({ row, key: row.key, units: row.pending, release, charges: row.charges })
@@ -325,7 +333,7 @@ export class MeterLeases {
         }
       })
       for (const [id, row] of this.rows) {
-        if (row.lease <= 0 && row.inFlight === 0 && row.pending === 0 && row.flushing === 0 && !row.granting && now - row.lastUse > IDLE_MS) {
+        if (row.lease <= 0 && row.inFlight === 0 && row.pending === 0 && row.flushing === 0 && !row.granting && now - row.lastUse > idleAfter(row)) {
           this.rows.delete(id)
           row.dropped = true
         }

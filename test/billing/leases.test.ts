@@ -7,7 +7,7 @@
 import anyTest, { type TestFn } from 'ava'
 import fc from 'fast-check'
 import { Admission } from '../../api/middleware/admission.ts'
-import { LEASE_CHUNK, MeterLeases, REFUSAL_MEMORY_MS, TTL_SECONDS } from '../../api/middleware/meter-leases.ts'
+import { IDLE_MS, LEASE_CHUNK, METER_MODE_IDLE_MS, MeterLeases, REFUSAL_MEMORY_MS, TTL_SECONDS, type LeasedRow } from '../../api/middleware/meter-leases.ts'
 import { companyRoutes } from '../../api/routes/companies.ts'
 import { jobRoutes } from '../../api/routes/jobs.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
@@ -103,6 +103,28 @@ test('near a block-mode cap, a lease that came back short is not topped up again
   }
   t.true(served >= 100, `${served} served`)
   t.true(counter.grants <= 5, `${counter.grants} grants for ${served} requests`)
+})
+
+test('an idle row gives its free units back after IDLE_MS in block mode, METER_MODE_IDLE_MS in meter mode', async (t) => {
+  const { db } = t.context
+  for (const [plan, mode] of [['free', 'block'], ['scale', 'meter']] as const) {
+    const { accountId } = await accountOn(db.sql, plan)
+    const key = { accountId, plan, meter: 'm_jobs_api_calls' as const, period: await periodOf(db.sql, accountId) }
+    const meters = new MeterLeases(db.sql)
+    t.teardown(() => meters.close())
+    const reservation = await meters.reserve(key, 1)
+    if (!reservation.ok) return t.fail('refused')
+    meters.settle(reservation.row, 1, 1, { requestId: null, endpoint: 'test' })
+    // idle as long as that, without waiting for it
+    const idleFor = async (ms: number) => {
+      for (const row of (meters as unknown as { rows: Map<string, LeasedRow> }).rows.values()) row.lastUse -= ms
+      await meters.flush()
+      return (await leases(t, accountId)).reduce((sum, l) => sum + l.units, 0)
+    }
+    t.true((await idleFor(0)) > 0, `${mode}: a lease while in use`)
+    t.is(await idleFor(IDLE_MS + 100), mode === 'block' ? 0 : LEASE_CHUNK, `${mode}: after ${IDLE_MS} ms idle`)
+    t.is(await idleFor(METER_MODE_IDLE_MS), 0, `${mode}: after ${METER_MODE_IDLE_MS} ms idle`)
+  }
 })
 
 test("a process that dies keeps nothing: once its lease expires, another process gets the units", async (t) => {
