@@ -95,9 +95,20 @@ if (process.env.BENCH_PIN) {
   execFileSync('taskset', ['-a', '-p', '-c', '1', String(loadGenerator.pid)], { stdio: 'ignore' })
 }
 
-/** Runs each variant once a round, `rounds` times, the first variant moving on by one each round. */
+/**
+ * Runs each variant once a round, `rounds` times, in a new random order each round: a
+ * rotation keeps one cyclic order, and with three variants that order alone moved two
+ * copies of the same handler 2 ms apart.
+ */
 async function inRotation<N extends string>(names: N[], rounds: number, run: (name: N) => Promise<void>) {
-  for (let r = 0; r < rounds; r++) for (let k = 0; k < names.length; k++) await run(names[(k + r) % names.length])
+  for (let r = 0; r < rounds; r++) {
+    const order = [...names]
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1))
+      ;[order[i], order[j]] = [order[j], order[i]]
+    }
+    for (const name of order) await run(name)
+  }
 }
 
 function runLoad(job: { base: string; paths: string[]; keys: string[]; n: number; concurrency: number }) {
@@ -192,7 +203,7 @@ try {
   type Name = keyof typeof variants
   const names = (process.env.BENCH_ONLY?.split(',') ?? Object.keys(variants)) as Name[]
   for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
-  // rounds rotate which variant goes first, and each overhead is the median of the
+  // rounds run the variants in a random order, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
   const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], pgUs: [], admissionUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'pgUs' | 'admissionUs', number[]>>
   await inRotation(names, rounds, async (name) => {
