@@ -14,6 +14,7 @@
 import { OutgoingMessage, validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http'
 
 const outHeaders = Object.getOwnPropertySymbols(new OutgoingMessage()).find((s) => s.description === 'kOutHeaders')
+const checkValues = process.env.NODE_ENV === 'test'
 
 export type HeaderName = { readonly name: string; readonly lower: string }
 
@@ -33,5 +34,3 @@ export function setKnownHeader(res: ServerResponse, h: HeaderName, value: string
   if (checkValues) validateHeaderValue(h.name, value)
   table[h.lower] = [h.name, value]
 }
-
-const checkValues = process.env.NODE_ENV === 'test'

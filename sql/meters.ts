@@ -126,12 +126,13 @@ export async function flushUsage(db: Db, holder: string, ttlSeconds: number, ite
   const groups: { item: number; entry: LedgerEntry }[] = []
   items.forEach((item, i) => item.charges.forEach((entry) => groups.push({ item: i + 1, entry })))
   const charges = (column: (e: LedgerEntry) => string) => `{${groups.map((g) => column(g.entry)).join(',')}}`
+  const numbers = (xs: number[]) => `{${xs.join(',')}}`
   const rows = await db<{ o_i: number; o_used: string; o_others: string }[]>`
     select * from meter_flush(${holder}, ${ttlSeconds},
       ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
       ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.units)}::bigint[], ${items.map((i) => i.release)}::bigint[],
-      ${`{${groups.map((g) => g.item).join(',')}}`}::int[], ${textArray(groups.map((g) => g.entry.endpoint))}::text[],
-      ${`{${groups.map((g) => g.entry.units.length).join(',')}}`}::int[],
+      ${numbers(groups.map((g) => g.item))}::int[], ${textArray(groups.map((g) => g.entry.endpoint))}::text[],
+      ${numbers(groups.map((g) => g.entry.units.length))}::int[],
       ${charges((e) => e.units.join(','))}::bigint[], ${charges((e) => e.at.join(','))}::bigint[],
       ${charges((e) => e.requestIds.map(arrayElement).join(','))}::text[])`
   const out: { used: number; others: number }[] = []

@@ -168,7 +168,7 @@ const resetHeader = headerName('X-RateLimit-Reset')
 const resetSeconds = (b: Bucket, now: number) => Math.max(1, Math.ceil((b.windowEnd - now) / 1000))
 
 const headers = (o: Outcome) => ({
-  'X-RateLimit-Limit': String(o.rule.limit),
-  'X-RateLimit-Remaining': String(o.remaining),
-  'X-RateLimit-Reset': String(o.resetSeconds),
+  [limitHeader.name]: String(o.rule.limit),
+  [remainingHeader.name]: String(o.remaining),
+  [resetHeader.name]: String(o.resetSeconds),
 })
