@@ -16,11 +16,12 @@
  * (it still reports usage headers), or perResult(limitFrom, maxPage) for 1 unit per
  * result returned. Without `meter` the route is not metered (tasks, billing).
  */
-import type { Middleware } from 'koa'
+import type { Context, Middleware, Next } from 'koa'
+import type { Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
 import { planFeatures, type Feature, type Meter } from '../../sql/meters.ts'
 import { errors } from '../errors.ts'
-import { admissionFor } from './admission.ts'
+import { admissionFor, type Admission } from './admission.ts'
 import type { AuthOptions } from './auth.ts'
 import { fixedCost, meterAround, type Cost } from './metering.ts'
 
@@ -39,17 +40,24 @@ export function keyed(db: Db, opts: KeyedOptions = {}): Middleware {
   const costOpt = opts.cost ?? 1
   const cost: Cost | 0 = typeof costOpt === 'number' ? (costOpt === 0 ? 0 : fixedCost(costOpt)) : costOpt
 
-  // each step answers synchronously when memory has what it needs: awaiting only real
-  // promises saves a turn of the microtask queue per step on every request
-  return async (ctx, next) => {
-    const admission = admissionFor(ctx, db)
-    const authenticated = admission.keys.authenticate(ctx, opts)
-    const account = authenticated instanceof Promise ? await authenticated : authenticated
+  // each step answers synchronously when memory has what it needs, and the middleware
+  // chains on a promise only where a step returned one: an async function here cost
+  // more than authentication itself (a promise and microtask turns per request)
+  const admitted = (ctx: Context, next: Next, admission: Admission, account: Account): Promise<void> => {
     ctx.state.account = account
     const limited = admission.limiter.check(ctx, admission.limiter.rulesFor(account, opts.search ?? false))
-    if (limited) await limited
+    if (limited) return limited.then(() => gated(ctx, next, admission, account))
+    return gated(ctx, next, admission, account)
+  }
+  const gated = (ctx: Context, next: Next, admission: Admission, account: Account): Promise<void> => {
     if (feature && !account.features.includes(feature)) throw errors.featureMissing(feature)
     if (!meter) return next()
     return meterAround(ctx, next, db, admission.meters, meter, cost)
+  }
+  return (ctx, next) => {
+    const admission = admissionFor(ctx, db)
+    const authenticated = admission.keys.authenticate(ctx, opts)
+    if (authenticated instanceof Promise) return authenticated.then((account) => admitted(ctx, next, admission, account))
+    return admitted(ctx, next, admission, authenticated)
   }
 }

@@ -10,7 +10,7 @@ import { findMeterState, meters, type Meter, type MeterKey, type MeterState } fr
 import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
 import { headerName, setKnownHeader, type HeaderName } from '../response-headers.ts'
-import type { MeterLeases } from './meter-leases.ts'
+import type { MeterLeases, Reservation } from './meter-leases.ts'
 
 /** What a request may cost (reserved before the handler) and what it did cost (from the response). */
 export type Cost = {
@@ -94,9 +94,18 @@ function eachUsageHeader(meter: Meter, s: MeterState, period: Period, set: (head
   set(usage.overageMode, s.overage_mode)
   set(usage.totalUsed, String(s.used))
   if (period.kind !== 'calendar_month') {
-    set(usage.periodStart, period.start.toISOString())
-    set(usage.periodEnd, period.end.toISOString())
+    const [start, end] = isoBounds(period)
+    set(usage.periodStart, start)
+    set(usage.periodEnd, end)
   }
+}
+
+/** A period's bounds as ISO strings, formatted once per period object (requests share it, see meterKeyOf). */
+const isoBoundsOf = new WeakMap<Period, [string, string]>()
+function isoBounds(period: Period) {
+  let bounds = isoBoundsOf.get(period)
+  if (!bounds) isoBoundsOf.set(period, (bounds = [period.start.toISOString(), period.end.toISOString()]))
+  return bounds
 }
 
 /**
@@ -139,39 +148,47 @@ const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
  * to what the response returned (released if the handler threw), before the response
  * goes out, so the usage headers count this request.
  */
-export async function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0) {
+export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0): Promise<void> {
   const key = meterKeyOf(ctx.state.account as Account, meter)
-  const { period } = key
   const units = cost === 0 ? 0 : cost.reserve(ctx)
 
   // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
   if (units === 0) {
-    await next()
-    if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.known(key) ?? (await findMeterState(db, key)), period))
-    return
+    return next().then(async () => {
+      if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.known(key) ?? (await findMeterState(db, key)), key.period))
+    })
   }
 
+  // plain promise chains rather than an async function: this runs on every metered
+  // request, and the lease usually answers synchronously
   const reserving = leases.reserve(key, units)
-  const reservation = reserving instanceof Promise ? await reserving : reserving
+  if (reserving instanceof Promise) return reserving.then((reservation) => metered(ctx, next, leases, key, cost as Cost, units, reservation))
+  return metered(ctx, next, leases, key, cost as Cost, units, reserving)
+}
+
+/** The handler under a reservation: refused when there is none, then settled to what the response returned. */
+function metered(ctx: Context, next: Next, leases: MeterLeases, key: MeterKey, cost: Cost, units: number, reservation: Reservation): Promise<void> {
+  const { meter, period } = key
   if (!reservation.ok) {
     const { state, remaining } = reservation
     throw errors.quotaExceeded(
-      { meter, unit: meters[meter].unit, included: state.included!, remaining, cost: units, perResult: cost !== 0 && cost.perResult, periodEnd: period.end },
+      { meter, unit: meters[meter].unit, included: state.included!, remaining, cost: units, perResult: cost.perResult, periodEnd: period.end },
       usageHeaders(meter, state, period),
     )
   }
-
   const { row } = reservation
   const charge = { requestId: ctx.state.requestId ?? null, endpoint: endpointOf(ctx) }
-  try {
-    await next()
-  } catch (e) {
-    leases.settle(row, units, 0, charge)
-    throw e
-  }
-  const ok = isSuccess(ctx)
-  // never more than was reserved: the reservation is what the cap was checked against
-  const charged = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
-  leases.settle(row, units, charged, charge)
-  if (ok) eachUsageHeader(meter, leases.state(row), period, (header, value) => setKnownHeader(ctx.res, header, value))
+  return next().then(
+    () => {
+      const ok = isSuccess(ctx)
+      // never more than was reserved: the reservation is what the cap was checked against
+      const charged = ok ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
+      leases.settle(row, units, charged, charge)
+      if (ok) eachUsageHeader(meter, leases.state(row), period, (header, value) => setKnownHeader(ctx.res, header, value))
+    },
+    (e) => {
+      leases.settle(row, units, 0, charge)
+      throw e
+    },
+  )
 }

@@ -16,9 +16,10 @@ import { randomBytes } from 'node:crypto'
 import { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Duplex } from 'node:stream'
+import { PerformanceObserver } from 'node:perf_hooks'
 import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
-import { performance as perfHooks } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../api/config.ts'
 import { errors } from '../../api/errors.ts'
@@ -30,6 +31,7 @@ import { jobQuery } from '../../api/schemas/jobs.ts'
 import { migrate } from '../../sql/migrate.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
 import { seedCompany } from '../billing/fixtures.ts'
+import type { LoadJob, LoadResult } from './http-load.ts'
 
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 200)
 const keysCount = Number(process.env.BENCH_KEYS ?? 50)
@@ -41,16 +43,16 @@ const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 
 /**
  * CPU time (user + system) so far of every Postgres process on this machine, or of
- * those pids, in ms; 0 where /proc is missing.
+ * those pids (any process with `anyProcess`), in ms; 0 where /proc is missing.
  */
-function postgresCpuMs(pids?: string[]) {
+function cpuMs(pids?: string[], anyProcess = false) {
   let ticks = 0
   try {
     for (const pid of pids ?? readdirSync('/proc')) {
       if (!/^\d+$/.test(pid)) continue
       try {
         const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-        if (!stat.includes('(postgres)')) continue
+        if (!anyProcess && !stat.includes('(postgres)')) continue
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
         ticks += Number(fields[11]) + Number(fields[12])
       } catch {
@@ -63,30 +65,41 @@ function postgresCpuMs(pids?: string[]) {
   return ticks * 10 // USER_HZ is 100 on Linux
 }
 
+/** the server's garbage collection pauses so far, in ms */
+let gcMs = 0
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcMs += e.duration
+}).observe({ entryTypes: ['gc'] })
+
 /**
- * The load generator is autocannon in a child process: it parses responses with far
- * less CPU than node:http, and off the server's event loop, so on two cores the client
- * takes less from the server it measures. `run` sends n GETs over `concurrency`
- * connections, each cycling through (path, key) pairs, and answers with autocannon's
- * latency percentiles (ms), throughput and non-2xx count.
+ * The load generator runs in a child process, off the server's event loop. By default
+ * it is http-load.ts, whose CPU a response does not grow with the response's headers;
+ * BENCH_CLIENT=autocannon runs autocannon instead, as the runs before 2026-11-23's last
+ * ones did (it parses each header in JavaScript, and its latencies are whole ms). Both
+ * take the same job: n GETs over `concurrency` connections, cycling through (path,
+ * key) pairs, and answer with latency percentiles (ms) and the non-2xx count.
  */
-const loadGenerator = spawn(
-  process.execPath,
-  [
-    '-e',
-    `
+const clientName = process.env.BENCH_CLIENT === 'autocannon' ? 'autocannon' : 'http-load.ts'
+const loadGenerator =
+  clientName === 'autocannon'
+    ? spawn(
+        process.execPath,
+        [
+          '-e',
+          `
     const autocannon = require('autocannon')
-    process.on('message', ({ base, paths, keys, n, concurrency }) => {
-      const requests = keys.map((key, i) => ({ method: 'GET', path: paths[i % paths.length], headers: { 'x-api-key': key } }))
-      autocannon({ url: base, connections: concurrency, amount: n, requests }, (err, r) => {
+    process.on('message', ({ host, port, requests, n, concurrency }) => {
+      requests = requests.map(({ path, key }) => ({ method: 'GET', path, headers: { 'x-api-key': key } }))
+      autocannon({ url: 'http://' + host + ':' + port, connections: concurrency, amount: n, requests }, (err, r) => {
         if (err) return process.send({ failure: String(err) })
         process.send({ median: r.latency.p50, mean: r.latency.average, p975: r.latency.p97_5, non2xx: r.non2xx + r.errors, failure: null })
       })
     })
     `,
-  ],
-  { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-)
+        ],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      )
+    : spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./http-load.ts', import.meta.url))], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
 
 // BENCH_PIN=1: the server on core 0 and the load generator on core 1 (Postgres may use
 // either), so what the client spends reading responses does not slow the server
@@ -111,8 +124,8 @@ async function inRotation<N extends string>(names: N[], rounds: number, run: (na
   }
 }
 
-function runLoad(job: { base: string; paths: string[]; keys: string[]; n: number; concurrency: number }) {
-  return new Promise<{ median: number; mean: number; p975: number; non2xx: number; failure: string | null }>((resolve) => {
+function runLoad(job: LoadJob) {
+  return new Promise<LoadResult>((resolve) => {
     loadGenerator.once('message', (m) => resolve(m as never))
     loadGenerator.send(job)
   })
@@ -175,7 +188,7 @@ try {
   app.middleware.splice(jobsRouter, 0, bare.routes() as unknown as (typeof app.middleware)[number])
   const server = app.listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { port } = server.address() as AddressInfo
 
   /** the backends of the admission's own connections */
   const admissionPids = async () =>
@@ -183,15 +196,26 @@ try {
 
   async function load(paths: string[], n: number) {
     const pids = await admissionPids()
-    const elu = perfHooks.eventLoopUtilization()
-    const pg = postgresCpuMs()
-    const pgAdmission = postgresCpuMs(pids)
-    const r = await runLoad({ base, paths, keys: keys.map((k) => k.key), n, concurrency })
+    const client = [String(loadGenerator.pid)]
+    const server = process.cpuUsage()
+    const gcBefore = gcMs
+    const pg = cpuMs()
+    const pgAdmission = cpuMs(pids)
+    const clientCpu = cpuMs(client, true)
+    const requests = keys.map((k, i) => ({ path: paths[i % paths.length], key: k.key }))
+    const r = await runLoad({ host: '127.0.0.1', port, requests, n, concurrency })
     if (r.failure || r.non2xx) throw new Error(r.failure ?? `${r.non2xx} responses were not 2xx`)
-    // CPU per request: the server's event loop (busy time), every Postgres process, and the admission's backends
-    const busyMs = perfHooks.eventLoopUtilization(elu).active
-    const pgUs = ((postgresCpuMs() - pg) * 1000) / n
-    return { median: r.median, mean: r.mean, p975: r.p975, nodeUs: (busyMs * 1000) / n, pgUs, admissionUs: ((postgresCpuMs(pids) - pgAdmission) * 1000) / n }
+    // CPU per request: the server process, the load generator, every Postgres process, and the admission's backends
+    const serverCpu = process.cpuUsage(server)
+    const perRequest = (ms: number) => (ms * 1000) / n
+    return {
+      median: r.median, mean: r.mean, p975: r.p975,
+      nodeUs: (serverCpu.user + serverCpu.system) / n,
+      gcUs: ((gcMs - gcBefore) * 1000) / n,
+      clientUs: perRequest(cpuMs(client, true) - clientCpu),
+      pgUs: perRequest(cpuMs() - pg),
+      admissionUs: perRequest(cpuMs(pids) - pgAdmission),
+    }
   }
 
   const variants = {
@@ -205,13 +229,15 @@ try {
   for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
   // rounds run the variants in a random order, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
-  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], pgUs: [], admissionUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'pgUs' | 'admissionUs', number[]>>
+  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], gcUs: [], clientUs: [], pgUs: [], admissionUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'gcUs' | 'clientUs' | 'pgUs' | 'admissionUs', number[]>>
   await inRotation(names, rounds, async (name) => {
     const m = await load(variants[name], perRound)
     results[name].median.push(m.median)
     results[name].mean.push(m.mean)
     results[name].p975.push(m.p975)
     results[name].nodeUs.push(m.nodeUs)
+    results[name].gcUs.push(m.gcUs)
+    results[name].clientUs.push(m.clientUs)
     results[name].pgUs.push(m.pgUs)
     results[name].admissionUs.push(m.admissionUs)
   })
@@ -224,12 +250,14 @@ try {
       'median ms': mid(r.median).toFixed(2),
       'p97.5 ms': mid(r.p975).toFixed(2),
       'mean ms': mid(r.mean).toFixed(2),
-      'server µs/req': mid(r.nodeUs).toFixed(1),
+      'server CPU µs/req': mid(r.nodeUs).toFixed(1),
+      'of which GC': mid(r.gcUs).toFixed(1),
+      'load generator µs/req': mid(r.clientUs).toFixed(1),
       'Postgres µs/req': mid(r.pgUs).toFixed(1),
       'of which admission': mid(r.admissionUs).toFixed(1),
     }
   })
-  console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds; autocannon latencies are whole ms), Postgres ${url.host}`)
+  console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds), load generator ${clientName}, Postgres ${url.host}`)
   console.table(rows)
   const diff = (k: 'median' | 'mean', than: Name) => results.metered[k].map((m, r) => m - results[than][k][r])
   for (const than of ['bare', 'headers'] as const) {
@@ -240,6 +268,9 @@ try {
     }
   }
   if (names.includes('bare') && names.includes('metered')) {
+    // where the added latency comes from: on two shared cores, CPU any of them adds per request
+    const cpuDiff = (k: 'nodeUs' | 'gcUs' | 'clientUs' | 'pgUs' | 'admissionUs') => mid(results.metered[k].map((m, r) => m - results.bare[k][r])).toFixed(1)
+    console.log(`CPU keyed + metered adds a request (medians of the rounds' differences): server ${cpuDiff('nodeUs')} µs (GC ${cpuDiff('gcUs')}), load generator ${cpuDiff('clientUs')} µs, Postgres ${cpuDiff('pgUs')} µs (admission ${cpuDiff('admissionUs')})`)
     // how far the median of the rounds could be off: the rounds resampled with replacement
     const d = diff('median', 'bare')
     const resampled = Array.from({ length: 2000 }, () => mid(d.map(() => d[Math.floor(Math.random() * d.length)])))
