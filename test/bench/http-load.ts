@@ -15,6 +15,8 @@
  * no chunked bodies, no pipelining.
  */
 import { connect, type Socket } from 'node:net'
+import { resolve as resolvePath } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export type LoadJob = { host: string; port: number; requests: { path: string; key: string }[]; n: number; concurrency: number }
 export type LoadResult = { median: number; mean: number; p975: number; non2xx: number; failure: string | null }
@@ -87,8 +89,9 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
   })
 }
 
-// as a child process: one job per IPC message, one result back
-if (process.send) {
+// run as the bench's child process: one job per IPC message, one result back (a test
+// that imports this module runs under a parent of its own, which must not be answered)
+if (process.send && process.argv[1] && resolvePath(process.argv[1]) === fileURLToPath(import.meta.url)) {
   process.on('message', (job: LoadJob) => {
     runLoad(job).then((result) => process.send!(result))
   })

@@ -257,7 +257,7 @@ try {
       'of which admission': mid(r.admissionUs).toFixed(1),
     }
   })
-  console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds), load generator ${clientName}, Postgres ${url.host}`)
+  console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds), load generator ${clientName}, node ${process.execArgv.filter((a) => a.startsWith('--max')).join(' ') || 'with its default heap (not as npm start runs the server)'}, Postgres ${url.host}`)
   console.table(rows)
   const diff = (k: 'median' | 'mean', than: Name) => results.metered[k].map((m, r) => m - results[than][k][r])
   for (const than of ['bare', 'headers'] as const) {
