@@ -2,12 +2,15 @@
  * `make bench` (metering part): what authentication + rate limiting + metering add to
  * a request. First under load: GET /v2/jobs/:job_id (keyed, metered) against the same
  * handler mounted bare (with the same validation and query), at 200 concurrent
- * requests spread over 50 keys from autocannon in a child process, on a scratch
- * database on BENCH_DATABASE_URL's server (default: the machine's Postgres), with the
- * server's pool size. Then the server CPU keyed() costs a request, measured in
- * process. Prints tables. BENCH_LOG=error shows the app's errors; BENCH_ONLY=metered
- * (say) runs one variant of the load part, to profile it alone; BENCH_PIN=1 pins the
- * server and the load generator to a core each.
+ * requests spread over 50 keys from a load generator in a child process (http-load.ts,
+ * or autocannon with BENCH_CLIENT=autocannon), on a scratch database on
+ * BENCH_DATABASE_URL's server (default: the machine's Postgres), with the server's pool
+ * size; run it with the server's node flags (npm run bench does). Each round also
+ * records the CPU a request costs the server (and its GC), the load generator and
+ * Postgres. Then the server CPU keyed() costs a request, measured in process. Prints
+ * tables. BENCH_LOG=error shows the app's errors; BENCH_ONLY=bare,metered (say) runs
+ * some variants of the load part; BENCH_PIN=1 pins the server and the load generator to
+ * a core each.
  */
 import Router from '@koa/router'
 import pino from 'pino'
