@@ -41,7 +41,8 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
-  const admission = new Admission(admissionSql, config.rateLimits, (err) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed'))
+  const onAdmissionError = (err: unknown) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed')
+  const admission = new Admission(admissionSql, config.rateLimits, onAdmissionError, config.meterFlushMs)
   app.context.admission = admission
   // its tick reads tables the migrations create: the server starts it once they ran
   if (readiness.ready) admission.start()

@@ -1,36 +1,45 @@
 /** Configuration from the environment; every knob is listed in the README's table. */
 import path from 'node:path'
 
-function int(name: string, fallback: number) {
-  const v = process.env[name]
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number) {
+  const v = env[name]
   if (v === undefined || v === '') return fallback
   const n = Number(v)
   if (!Number.isFinite(n)) throw new Error(`${name} must be a number, got ${JSON.stringify(v)}`)
   return n
 }
 
+function inRange(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number) {
+  const n = int(env, name, fallback)
+  if (n < min || n > max) throw new Error(`${name} must be between ${min} and ${max}, got ${n}`)
+  return n
+}
+
 export function loadConfig(env = process.env) {
   const dataDir = path.resolve(env.DATA_DIR || './data')
   return {
-    port: int('PORT', 8080),
+    port: int(env, 'PORT', 8080),
     databaseUrl: env.DATABASE_URL || null,
     dataDir,
-    embeddedPort: int('EMBEDDED_PG_PORT', 54329),
-    demoJobs: int('DEMO_JOBS', 2000),
-    expireAfterDays: int('EXPIRE_AFTER_DAYS', 30),
+    embeddedPort: int(env, 'EMBEDDED_PG_PORT', 54329),
+    demoJobs: int(env, 'DEMO_JOBS', 2000),
+    expireAfterDays: int(env, 'EXPIRE_AFTER_DAYS', 30),
     expireCron: env.EXPIRE_CRON || '15 3 * * *',
     downloadsDir: path.resolve(env.DOWNLOADS_DIR || path.join(dataDir, 'downloads')),
     logLevel: env.LOG_LEVEL || 'info',
     // fixed windows; the spec's limits are the defaults
     rateLimits: {
-      key: { limit: int('RATE_LIMIT_PER_MINUTE', 100), windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60) },
-      search: { limit: int('SEARCH_RATE_LIMIT_PER_SECOND', 4), windowSeconds: 1 },
-      anonymous: { limit: int('ANON_RATE_LIMIT_PER_MINUTE', 25), windowSeconds: int('RATE_LIMIT_WINDOW_SECONDS', 60) },
+      key: { limit: int(env, 'RATE_LIMIT_PER_MINUTE', 100), windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60) },
+      search: { limit: int(env, 'SEARCH_RATE_LIMIT_PER_SECOND', 4), windowSeconds: 1 },
+      anonymous: { limit: int(env, 'ANON_RATE_LIMIT_PER_MINUTE', 25), windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60) },
     },
     // HS256 secret for the usage summary's Bearer tokens; the fallback is for development only
     jwtSecret: env.JWT_SECRET || DEV_JWT_SECRET,
     jwtSecretIsDefault: !env.JWT_SECRET,
     periodCron: env.PERIOD_CRON || '0 0 1 * *',
+    // how often each API process records what it charged (meter-leases.ts); at least a
+    // tick (50 ms), at most the lease renewal interval (5 s), which flushes also do
+    meterFlushMs: inRange(env, 'METER_FLUSH_MS', 1000, 50, 5000),
   }
 }
 

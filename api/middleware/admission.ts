@@ -12,10 +12,10 @@ import { loadConfig } from '../config.ts'
 import type { Db } from '../../sql/db.ts'
 import { billingEpoch } from '../../sql/meters.ts'
 import { KeyCache } from './auth.ts'
-import { MeterLeases } from './meter-leases.ts'
+import { FLUSH_MS, MeterLeases } from './meter-leases.ts'
 import { RateLimiter } from './rate-limit.ts'
 
-/** how often billing_epoch is read; meters flush every FLUSH_MS (meter-leases.ts) on these ticks */
+/** how often billing_epoch is read; meters flush every METER_FLUSH_MS (meter-leases.ts) on these ticks */
 export const TICK_MS = 50
 
 export class Admission {
@@ -30,10 +30,11 @@ export class Admission {
     private db: Db,
     rateLimits: Config['rateLimits'],
     private onError: (err: unknown) => void = () => {},
+    flushMs = FLUSH_MS,
   ) {
     this.keys = new KeyCache(db)
     this.limiter = new RateLimiter(db, rateLimits)
-    this.meters = new MeterLeases(db, onError)
+    this.meters = new MeterLeases(db, onError, flushMs)
   }
 
   /** Starts the tick; it never keeps the process alive on its own. */
@@ -100,6 +101,9 @@ const fallbacks = new WeakMap<object, Admission>()
 export function admissionFor(ctx: Context, db: Db): Admission {
   if (ctx.admission) return ctx.admission
   let a = fallbacks.get(db)
-  if (!a) fallbacks.set(db, (a = new Admission(db, loadConfig().rateLimits).start()))
+  if (!a) {
+    const config = loadConfig()
+    fallbacks.set(db, (a = new Admission(db, config.rateLimits, undefined, config.meterFlushMs).start()))
+  }
   return a
 }

@@ -105,6 +105,40 @@ test('near a block-mode cap, a lease that came back short is not topped up again
   t.true(counter.grants <= 5, `${counter.grants} grants for ${served} requests`)
 })
 
+test('charges are flushed every flushMs: a tick within it records nothing, the first tick after it records them all', async (t) => {
+  const { db } = t.context
+  const { accountId } = await accountOn(db.sql, 'scale')
+  const period = await periodOf(db.sql, accountId)
+  const flushMs = 300
+  const meters = new MeterLeases(db.sql, undefined, flushMs)
+  t.teardown(() => meters.close())
+  const key = { accountId, plan: 'scale' as const, meter: 'm_jobs_api_calls' as const, period }
+  const charge = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const reservation = await meters.reserve(key, 1)
+      if (!reservation.ok) return t.fail('refused')
+      meters.settle(reservation.row, 1, 1, { requestId: `r${i}`, endpoint: 'test' })
+    }
+  }
+  const used = async () => {
+    // the flush a tick queues runs after the grants ahead of it: wait for it to settle
+    await new Promise((r) => setTimeout(r, 100))
+    const [row] = await db.sql<{ used: number }[]>`
+      select used::int from usage_meters where account_id = ${accountId} and meter = 'm_jobs_api_calls' and period_start = ${period.start}`
+    return row?.used ?? 0
+  }
+  await charge(3)
+  meters.tick()
+  t.is(await used(), 3, 'the first tick flushes')
+  const flushedAt = Date.now()
+  await charge(4)
+  meters.tick()
+  t.is(await used(), 3, 'a tick within flushMs of the last flush records nothing')
+  await new Promise((r) => setTimeout(r, Math.max(0, flushedAt + flushMs - Date.now())))
+  meters.tick()
+  t.is(await used(), 7, 'the first tick after flushMs records every charge since')
+})
+
 test('an idle row gives its free units back after IDLE_MS in block mode, METER_MODE_IDLE_MS in meter mode', async (t) => {
   const { db } = t.context
   for (const [plan, mode] of [['free', 'block'], ['scale', 'meter']] as const) {
