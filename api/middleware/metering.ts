@@ -153,7 +153,7 @@ export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLease
   const units = cost === 0 ? 0 : cost.reserve(ctx)
 
   // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
-  if (units === 0) {
+  if (cost === 0 || units === 0) {
     return next().then(async () => {
       if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.known(key) ?? (await findMeterState(db, key)), key.period))
     })
@@ -162,8 +162,8 @@ export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLease
   // plain promise chains rather than an async function: this runs on every metered
   // request, and the lease usually answers synchronously
   const reserving = leases.reserve(key, units)
-  if (reserving instanceof Promise) return reserving.then((reservation) => metered(ctx, next, leases, key, cost as Cost, units, reservation))
-  return metered(ctx, next, leases, key, cost as Cost, units, reserving)
+  if (reserving instanceof Promise) return reserving.then((reservation) => metered(ctx, next, leases, key, cost, units, reservation))
+  return metered(ctx, next, leases, key, cost, units, reserving)
 }
 
 /** The handler under a reservation: refused when there is none, then settled to what the response returned. */
