@@ -7,7 +7,7 @@
 import anyTest, { type TestFn } from 'ava'
 import fc from 'fast-check'
 import { Admission } from '../../api/middleware/admission.ts'
-import { IDLE_MS, LEASE_CHUNK, METER_MODE_IDLE_MS, MeterLeases, REFUSAL_MEMORY_MS, TTL_SECONDS, type LeasedRow } from '../../api/middleware/meter-leases.ts'
+import { FLUSH_MS, IDLE_MS, LEASE_CHUNK, METER_MODE_IDLE_MS, MeterLeases, REFUSAL_MEMORY_MS, TTL_SECONDS, type LeasedRow } from '../../api/middleware/meter-leases.ts'
 import { companyRoutes } from '../../api/routes/companies.ts'
 import { jobRoutes } from '../../api/routes/jobs.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
@@ -109,7 +109,9 @@ test('charges are flushed every flushMs: a tick within it records nothing, the f
   const { db } = t.context
   const { accountId } = await accountOn(db.sql, 'scale')
   const period = await periodOf(db.sql, accountId)
-  const flushMs = 300
+  // longer than the default (FLUSH_MS), so a tick between the two tells whether this one
+  // is used, and long enough that a slow database (the embedded one) cannot use it up
+  const flushMs = FLUSH_MS + 2000
   const meters = new MeterLeases(db.sql, undefined, flushMs)
   t.teardown(() => meters.close())
   const key = { accountId, plan: 'scale' as const, meter: 'm_jobs_api_calls' as const, period }
@@ -121,21 +123,24 @@ test('charges are flushed every flushMs: a tick within it records nothing, the f
     }
   }
   const used = async () => {
-    // the flush a tick queues runs after the grants ahead of it: wait for it to settle
-    await new Promise((r) => setTimeout(r, 100))
     const [row] = await db.sql<{ used: number }[]>`
       select used::int from usage_meters where account_id = ${accountId} and meter = 'm_jobs_api_calls' and period_start = ${period.start}`
     return row?.used ?? 0
   }
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms))
   await charge(3)
-  meters.tick()
-  t.is(await used(), 3, 'the first tick flushes')
-  const flushedAt = Date.now()
+  // a flush now: the interval counts from when it started, which is before this returns
+  await meters.flush()
+  const flushed = Date.now()
+  t.is(await used(), 3)
   await charge(4)
+  await pause(flushed + FLUSH_MS + 500 - Date.now())
   meters.tick()
-  t.is(await used(), 3, 'a tick within flushMs of the last flush records nothing')
-  await new Promise((r) => setTimeout(r, Math.max(0, flushedAt + flushMs - Date.now())))
+  await pause(200)
+  t.is(await used(), 3, 'a tick within flushMs of the last flush records nothing, though past the default')
+  await pause(flushed + flushMs - Date.now())
   meters.tick()
+  for (let waited = 0; (await used()) !== 7 && waited < 5000; waited += 50) await pause(50)
   t.is(await used(), 7, 'the first tick after flushMs records every charge since')
 })
 
