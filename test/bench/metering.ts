@@ -215,7 +215,7 @@ try {
     return {
       median: r.median, mean: r.mean, p975: r.p975,
       nodeUs: (serverCpu.user + serverCpu.system) / n,
-      gcUs: ((gcMs - gcBefore) * 1000) / n,
+      gcUs: perRequest(gcMs - gcBefore),
       clientUs: perRequest(cpuMs(client, true) - clientCpu),
       pgUs: perRequest(cpuMs() - pg),
       admissionUs: perRequest(cpuMs(pids) - pgAdmission),
@@ -233,17 +233,11 @@ try {
   for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
   // rounds run the variants in a random order, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
-  const results = Object.fromEntries(names.map((n) => [n, { median: [], mean: [], p975: [], nodeUs: [], gcUs: [], clientUs: [], pgUs: [], admissionUs: [] }])) as unknown as Record<Name, Record<'median' | 'mean' | 'p975' | 'nodeUs' | 'gcUs' | 'clientUs' | 'pgUs' | 'admissionUs', number[]>>
+  type Metric = keyof Awaited<ReturnType<typeof load>>
+  const results = Object.fromEntries(names.map((n) => [n, {}])) as Record<Name, Record<Metric, number[]>>
   await inRotation(names, rounds, async (name) => {
     const m = await load(variants[name], perRound)
-    results[name].median.push(m.median)
-    results[name].mean.push(m.mean)
-    results[name].p975.push(m.p975)
-    results[name].nodeUs.push(m.nodeUs)
-    results[name].gcUs.push(m.gcUs)
-    results[name].clientUs.push(m.clientUs)
-    results[name].pgUs.push(m.pgUs)
-    results[name].admissionUs.push(m.admissionUs)
+    for (const k of Object.keys(m) as Metric[]) (results[name][k] ??= []).push(m[k])
   })
   const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]
   const mid = (xs: number[]) => quantile(xs, 0.5)
@@ -273,7 +267,7 @@ try {
   }
   if (names.includes('bare') && names.includes('metered')) {
     // where the added latency comes from: on two shared cores, CPU any of them adds per request
-    const cpuDiff = (k: 'nodeUs' | 'gcUs' | 'clientUs' | 'pgUs' | 'admissionUs') => mid(results.metered[k].map((m, r) => m - results.bare[k][r])).toFixed(1)
+    const cpuDiff = (k: Metric) => mid(results.metered[k].map((m, r) => m - results.bare[k][r])).toFixed(1)
     console.log(`CPU keyed + metered adds a request (medians of the rounds' differences): server ${cpuDiff('nodeUs')} µs (GC ${cpuDiff('gcUs')}), load generator ${cpuDiff('clientUs')} µs, Postgres ${cpuDiff('pgUs')} µs (admission ${cpuDiff('admissionUs')})`)
     // how far the median of the rounds could be off: the rounds resampled with replacement
     const d = diff('median', 'bare')
