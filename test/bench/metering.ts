@@ -215,6 +215,7 @@ try {
     return {
       median: r.median, mean: r.mean, p975: r.p975,
       nodeUs: (serverCpu.user + serverCpu.system) / n,
+      systemUs: serverCpu.system / n,
       gcUs: perRequest(gcMs - gcBefore),
       clientUs: perRequest(cpuMs(client, true) - clientCpu),
       pgUs: perRequest(cpuMs() - pg),
@@ -250,6 +251,7 @@ try {
       'mean ms': mid(r.mean).toFixed(2),
       'server CPU µs/req': mid(r.nodeUs).toFixed(1),
       'of which GC': mid(r.gcUs).toFixed(1),
+      'of which kernel': mid(r.systemUs).toFixed(1),
       'load generator µs/req': mid(r.clientUs).toFixed(1),
       'Postgres µs/req': mid(r.pgUs).toFixed(1),
       'of which admission': mid(r.admissionUs).toFixed(1),
@@ -268,7 +270,7 @@ try {
   if (names.includes('bare') && names.includes('metered')) {
     // where the added latency comes from: on two shared cores, CPU any of them adds per request
     const cpuDiff = (k: Metric) => mid(results.metered[k].map((m, r) => m - results.bare[k][r])).toFixed(1)
-    console.log(`CPU keyed + metered adds a request (medians of the rounds' differences): server ${cpuDiff('nodeUs')} µs (GC ${cpuDiff('gcUs')}), load generator ${cpuDiff('clientUs')} µs, Postgres ${cpuDiff('pgUs')} µs (admission ${cpuDiff('admissionUs')})`)
+    console.log(`CPU keyed + metered adds a request (medians of the rounds' differences): server ${cpuDiff('nodeUs')} µs (GC ${cpuDiff('gcUs')}, kernel ${cpuDiff('systemUs')}), load generator ${cpuDiff('clientUs')} µs, Postgres ${cpuDiff('pgUs')} µs (admission ${cpuDiff('admissionUs')})`)
     // how far the median of the rounds could be off: the rounds resampled with replacement
     const d = diff('median', 'bare')
     const resampled = Array.from({ length: 2000 }, () => mid(d.map(() => d[Math.floor(Math.random() * d.length)])))
