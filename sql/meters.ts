@@ -5,6 +5,7 @@
  * equals the sum of its ledger rows; `reserved` is what live leases hold.
  */
 import type { Plan } from './accounts.ts'
+import { numberArray, textArray, type TextElements } from './array-literals.ts'
 import type { Db } from './db.ts'
 import type { Period } from './periods.ts'
 
@@ -112,7 +113,7 @@ export async function grantLeases(db: Db, holder: string, ttlSeconds: number, it
 export type Charge = { requestId: string | null; endpoint: string | null }
 
 /** Charges on one meter row from one endpoint, in the order they were settled: a ledger row at the flush. */
-export type LedgerEntry = { endpoint: string | null; units: number[]; at: number[]; requestIds: (string | null)[] }
+export type LedgerEntry = { endpoint: string | null; units: number[]; at: number[]; requestIds: TextElements }
 
 /** A holder's change to one meter row: units charged since the last flush (with their ledger entries), free units given back. */
 export type FlushItem = { key: MeterKey; units: number; release: number; charges: LedgerEntry[] }
@@ -126,32 +127,18 @@ export async function flushUsage(db: Db, holder: string, ttlSeconds: number, ite
   const groups: { item: number; entry: LedgerEntry }[] = []
   items.forEach((item, i) => item.charges.forEach((entry) => groups.push({ item: i + 1, entry })))
   const charges = (column: (e: LedgerEntry) => string) => `{${groups.map((g) => column(g.entry)).join(',')}}`
-  const numbers = (xs: number[]) => `{${xs.join(',')}}`
   const rows = await db<{ o_i: number; o_used: string; o_others: string }[]>`
     select * from meter_flush(${holder}, ${ttlSeconds},
       ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
       ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.units)}::bigint[], ${items.map((i) => i.release)}::bigint[],
-      ${numbers(groups.map((g) => g.item))}::int[], ${textArray(groups.map((g) => g.entry.endpoint))}::text[],
-      ${numbers(groups.map((g) => g.entry.units.length))}::int[],
+      ${numberArray(groups.map((g) => g.item))}::int[], ${textArray(groups.map((g) => g.entry.endpoint))}::text[],
+      ${numberArray(groups.map((g) => g.entry.units.length))}::int[],
       ${charges((e) => e.units.join(','))}::bigint[], ${charges((e) => e.at.join(','))}::bigint[],
-      ${charges((e) => textElements(e.requestIds))}::text[])`
+      ${charges((e) => e.requestIds.toString())}::text[])`
   const out: { used: number; others: number }[] = []
   for (const r of rows) out[r.o_i - 1] = { used: Number(r.o_used), others: Number(r.o_others) }
   return out
 }
-
-/**
- * Array literals joined here in one pass: the driver serializes an array element by
- * element, which for thousands of charges a second cost more than the rest of a flush.
- */
-const textArray = (xs: (string | null)[]) => `{${textElements(xs)}}`
-
-/** The elements of a text array literal; request ids seldom need escaping, so they are checked joined, once. */
-function textElements(xs: (string | null)[]) {
-  if (xs.length > 0 && !xs.includes(null) && !/["\\]/.test(xs.join(''))) return `"${xs.join('","')}"`
-  return xs.map(arrayElement).join(',')
-}
-const arrayElement = (s: string | null) => (s === null ? 'NULL' : `"${/["\\]/.test(s) ? s.replace(/["\\]/g, '\\$&') : s}"`)
 
 /** Where the billing_epoch sequence stands: it moves whenever a key, account or allowance changes. */
 export async function billingEpoch(db: Db) {

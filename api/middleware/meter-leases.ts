@@ -24,6 +24,7 @@
  * keep this process's own statements from waiting on each other.
  */
 import { randomUUID } from 'node:crypto'
+import { TextElements } from '../../sql/array-literals.ts'
 import type { Db } from '../../sql/db.ts'
 import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, type LedgerEntry, type MeterKey, type MeterState } from '../../sql/meters.ts'
 
@@ -166,10 +167,11 @@ export class MeterLeases {
     row.lastUse = now
     if (charged > 0) {
       row.pending += charged
-      // a column per field, no object per request to outlive a scavenge
+      // a column per field, no object per request to outlive a scavenge (request ids are
+      // written into a buffer: see TextElements)
       let entry: LedgerEntry | undefined
       for (const e of row.charges) if (e.endpoint === charge.endpoint) entry = e
-      if (!entry) row.charges.push((entry = { endpoint: charge.endpoint, units: [], at: [], requestIds: [] }))
+      if (!entry) row.charges.push((entry = { endpoint: charge.endpoint, units: [], at: [], requestIds: new TextElements() }))
       entry.units.push(charged)
       entry.at.push(now)
       entry.requestIds.push(charge.requestId)

@@ -215,7 +215,7 @@ test('the ledger lists every request, with its request id, endpoint and time, in
   const { db, company } = t.context
   // the ledger goes to Postgres as array literals: quotes, backslashes, braces, commas and
   // the word NULL must come back as they were sent, both when some id needs escaping and
-  // when none does (a flush checks the ids joined, once)
+  // when none does (each id is checked as it is recorded, see sql/array-literals.ts)
   for (const ids of [['req-one', 'req "two"', 'back\\slash {x},y', 'NULL', 'in side'], ['NULL', '{x},y', 'in side', 'req-four', 'req-five']]) {
     const { accountId, key } = await accountOn(db.sql, 'starter')
     const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
