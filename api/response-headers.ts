@@ -29,8 +29,18 @@ export function headerName(name: string): HeaderName {
  * name). NODE_ENV=test checks the value anyway, so a test would catch one that is not.
  */
 export function setKnownHeader(res: ServerResponse, h: HeaderName, value: string) {
+  setKnownHeaders(res, [h], [value])
+}
+
+/** setKnownHeader for values[i] under names[i], each i of values: the table is found once. */
+export function setKnownHeaders(res: ServerResponse, names: readonly HeaderName[], values: readonly string[]) {
   const table = outHeaders && !res.headersSent ? (res as unknown as Record<symbol, Record<string, [string, string]> | null>)[outHeaders] : null
-  if (!table) return void res.setHeader(h.name, value)
-  if (checkValues) validateHeaderValue(h.name, value)
-  table[h.lower] = [h.name, value]
+  for (let i = 0; i < values.length; i++) {
+    const h = names[i]
+    if (!table) res.setHeader(h.name, values[i])
+    else {
+      if (checkValues) validateHeaderValue(h.name, values[i])
+      table[h.lower] = [h.name, values[i]]
+    }
+  }
 }

@@ -6,10 +6,10 @@
 import type { Context, Next } from 'koa'
 import type { Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
-import { findMeterState, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { findMeterState, meterNames, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
 import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
-import { headerName, setKnownHeader, type HeaderName } from '../response-headers.ts'
+import { headerName, setKnownHeaders } from '../response-headers.ts'
 import type { MeterLeases, Reservation } from './meter-leases.ts'
 
 /** What a request may cost (reserved before the handler) and what it did cost (from the response). */
@@ -60,44 +60,33 @@ export function perResult(limitFrom: (ctx: Context) => number, maxPage: number, 
 
 /** The Platform-Usage-* headers for a meter as it stands; none for legacy accounts. */
 export function usageHeaders(meter: Meter, s: MeterState, period: Period): Record<string, string> {
-  const h: Record<string, string> = {}
-  eachUsageHeader(meter, s, period, (header, value) => (h[header.name] = value))
-  return h
+  const values = usageValues(meter, s, period)
+  return Object.fromEntries(values?.map((v, i) => [usageNames[i].name, v]) ?? [])
 }
 
-const usageHeader = (name: string) => headerName(`Platform-Usage-${name}`)
-const usage = {
-  feature: usageHeader('Feature'),
-  meter: usageHeader('Meter'),
-  unit: usageHeader('Unit'),
-  includedLimit: usageHeader('Included-Limit'),
-  includedUsed: usageHeader('Included-Used'),
-  includedRemaining: usageHeader('Included-Remaining'),
-  overageUsed: usageHeader('Overage-Used'),
-  overageMode: usageHeader('Overage-Mode'),
-  totalUsed: usageHeader('Total-Used'),
-  periodStart: usageHeader('Period-Start'),
-  periodEnd: usageHeader('Period-End'),
-}
+/** The Platform-Usage-* names, in the order usageValues() gives their values; the period's two come last. */
+const usageNames = ['Feature', 'Meter', 'Unit', 'Included-Limit', 'Included-Used', 'Included-Remaining', 'Overage-Used', 'Overage-Mode', 'Total-Used', 'Period-Start', 'Period-End'].map(
+  (name) => headerName(`Platform-Usage-${name}`),
+)
 
-/** usageHeaders() one by one: successful responses set them straight on the Node response. */
-function eachUsageHeader(meter: Meter, s: MeterState, period: Period, set: (header: HeaderName, value: string) => void) {
-  if (s.included === null || s.overage_mode === null) return
-  set(usage.feature, meters[meter].feature)
-  set(usage.meter, meter)
-  set(usage.unit, meters[meter].unit)
-  set(usage.includedLimit, String(s.included))
-  set(usage.includedUsed, String(Math.min(s.used, s.included)))
-  // what can still be used now: other requests' reservations are spoken for
-  set(usage.includedRemaining, String(Math.max(0, s.included - s.used - s.reserved)))
-  set(usage.overageUsed, String(Math.max(0, s.used - s.included)))
-  set(usage.overageMode, s.overage_mode)
-  set(usage.totalUsed, String(s.used))
-  if (period.kind !== 'calendar_month') {
-    const [start, end] = isoBounds(period)
-    set(usage.periodStart, start)
-    set(usage.periodEnd, end)
-  }
+/** The usage header values, as usageNames lists them (the period's only for a subscription or a trial); null for a legacy account. */
+function usageValues(meter: Meter, s: MeterState, period: Period): string[] | null {
+  if (s.included === null || s.overage_mode === null) return null
+  const { feature, unit } = meters[meter]
+  const values = [
+    feature,
+    meter,
+    unit,
+    String(s.included),
+    String(Math.min(s.used, s.included)),
+    // what can still be used now: other requests' reservations are spoken for
+    String(Math.max(0, s.included - s.used - s.reserved)),
+    String(Math.max(0, s.used - s.included)),
+    s.overage_mode,
+    String(s.used),
+  ]
+  if (period.kind !== 'calendar_month') values.push(...isoBounds(period))
+  return values
 }
 
 /** A period's bounds as ISO strings, formatted once per period object (requests share it, see meterKeyOf). */
@@ -112,14 +101,12 @@ function isoBounds(period: Period) {
  * The meter key of an account's current period, one object per cached account and
  * meter until the period ends: requests share it rather than building their own.
  */
-const meterKeys = new WeakMap<Account, Map<Meter, MeterKey>>()
+const meterKeys = Object.fromEntries(meterNames.map((m) => [m, new WeakMap<Account, MeterKey>()])) as Record<Meter, WeakMap<Account, MeterKey>>
 function meterKeyOf(account: Account, meter: Meter): MeterKey {
   const now = Date.now()
-  let byMeter = meterKeys.get(account)
-  if (!byMeter) meterKeys.set(account, (byMeter = new Map()))
-  let key = byMeter.get(meter)
+  let key = meterKeys[meter].get(account)
   if (!key || now >= key.period.end.getTime() || now < key.period.start.getTime()) {
-    byMeter.set(meter, (key = { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, new Date(now)) }))
+    meterKeys[meter].set(account, (key = { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, new Date(now)) }))
   }
   return key
 }
@@ -184,7 +171,8 @@ function metered(ctx: Context, next: Next, leases: MeterLeases, key: MeterKey, c
       // never more than was reserved: the reservation is what the cap was checked against
       const charged = ok ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
       leases.settle(row, units, charged, charge)
-      if (ok) eachUsageHeader(meter, leases.state(row), period, (header, value) => setKnownHeader(ctx.res, header, value))
+      const values = ok ? usageValues(meter, leases.state(row), period) : null
+      if (values) setKnownHeaders(ctx.res, usageNames, values)
     },
     (e) => {
       leases.settle(row, units, 0, charge)

@@ -19,7 +19,7 @@ import type { Config, RateLimitRule } from '../config.ts'
 import type { Db } from '../../sql/db.ts'
 import { claimHits, type Claim, type Claimed } from '../../sql/rate-limits.ts'
 import { errors } from '../errors.ts'
-import { headerName, setKnownHeader } from '../response-headers.ts'
+import { headerName, setKnownHeaders } from '../response-headers.ts'
 import { Batcher } from './batcher.ts'
 
 export type LimitRule = RateLimitRule & { bucket: string }
@@ -56,6 +56,31 @@ export class RateLimiter {
    * 429 when one is over. Synchronous when this process's claims cover the request.
    */
   check(ctx: Context, rules: LimitRule[]): void | Promise<void> {
+    const now = Date.now()
+    // the usual case, without an outcome per rule: every bucket has a claimed hit left
+    for (let i = 0; i < rules.length; i++) {
+      const b = this.buckets.get(rules[i].bucket)
+      if (!b || b.windowEnd <= now || b.used >= b.claimed) return this.checkEach(ctx, rules)
+    }
+    let tightest = rules[0]
+    let remaining = 0
+    let reset = 0
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]
+      const b = this.buckets.get(rule.bucket)!
+      b.used++
+      const left = Math.max(0, rule.limit - (b.dbHits - b.claimed + b.used))
+      if (i === 0 || left / rule.limit < remaining / tightest.limit) {
+        tightest = rule
+        remaining = left
+        reset = resetSeconds(b, now)
+      }
+    }
+    setKnownHeaders(ctx.res, rateLimitHeaders, [String(tightest.limit), String(remaining), String(reset)])
+  }
+
+  /** check() rule by rule: some bucket is over, or needs a claim first. */
+  private checkEach(ctx: Context, rules: LimitRule[]): void | Promise<void> {
     const outcomes: Outcome[] = []
     for (let i = 0; i < rules.length; i++) {
       const now = this.takeNow(rules[i])
@@ -81,9 +106,7 @@ export class RateLimiter {
     // the tightest rule is what the client should pace itself by
     let tightest = outcomes[0]
     for (const o of outcomes) if (o.remaining / o.rule.limit < tightest.remaining / tightest.rule.limit) tightest = o
-    setKnownHeader(ctx.res, limitHeader, String(tightest.rule.limit))
-    setKnownHeader(ctx.res, remainingHeader, String(tightest.remaining))
-    setKnownHeader(ctx.res, resetHeader, String(tightest.resetSeconds))
+    setKnownHeaders(ctx.res, rateLimitHeaders, [String(tightest.rule.limit), String(tightest.remaining), String(tightest.resetSeconds)])
   }
 
   /**
@@ -161,14 +184,12 @@ export class RateLimiter {
   }
 }
 
-const limitHeader = headerName('X-RateLimit-Limit')
-const remainingHeader = headerName('X-RateLimit-Remaining')
-const resetHeader = headerName('X-RateLimit-Reset')
+const rateLimitHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map(headerName)
 
 const resetSeconds = (b: Bucket, now: number) => Math.max(1, Math.ceil((b.windowEnd - now) / 1000))
 
 const headers = (o: Outcome) => ({
-  [limitHeader.name]: String(o.rule.limit),
-  [remainingHeader.name]: String(o.remaining),
-  [resetHeader.name]: String(o.resetSeconds),
+  [rateLimitHeaders[0].name]: String(o.rule.limit),
+  [rateLimitHeaders[1].name]: String(o.remaining),
+  [rateLimitHeaders[2].name]: String(o.resetSeconds),
 })
