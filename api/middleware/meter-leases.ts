@@ -112,11 +112,11 @@ export class MeterLeases {
    * Reserves `units` on the row: from the lease, synchronously, when it has them free;
    * otherwise after a grant. Refused when block mode cannot cover them.
    */
-  reserve(key: MeterKey, units: number): Reservation | Promise<Reservation> {
+  reserve(key: MeterKey, units: number, now = Date.now()): Reservation | Promise<Reservation> {
     const row = this.rowFor(key)
     row.key = key
-    row.lastUse = Date.now()
-    if (this.usable(row) && free(row) >= units) {
+    row.lastUse = now
+    if (this.usable(row, now) && free(row) >= units) {
       row.inFlight += units
       if (free(row) < TOP_UP_BELOW && !row.granting && row.shortAt < row.lastUse - REFUSAL_MEMORY_MS) this.topUp(row)
       return { ok: true, row }
@@ -169,8 +169,10 @@ export class MeterLeases {
       row.pending += charged
       // a column per field, no object per request to outlive a scavenge (request ids are
       // written into a buffer: see TextElements)
-      let entry: LedgerEntry | undefined
-      for (const e of row.charges) if (e.endpoint === charge.endpoint) entry = e
+      // usually the same endpoint as the row's last charge
+      const last = row.charges.at(-1)
+      let entry = last?.endpoint === charge.endpoint ? last : undefined
+      if (!entry) for (const e of row.charges) if (e.endpoint === charge.endpoint) entry = e
       if (!entry) row.charges.push((entry = { endpoint: charge.endpoint, units: [], at: [], requestIds: new TextElements() }))
       entry.units.push(charged)
       entry.at.push(now)
@@ -249,8 +251,8 @@ export class MeterLeases {
    * flush leaves a lease with two thirds of its life alone, so one marked renewed at a
    * flush lives at least 2/3 TTL past it; half a TTL keeps clear of that.
    */
-  private usable(row: LeasedRow) {
-    return row.allowance !== null && !row.refresh && !this.closed && Date.now() - row.renewedAt < (TTL_SECONDS * 1000) / 2
+  private usable(row: LeasedRow, now = Date.now()) {
+    return row.allowance !== null && !row.refresh && !this.closed && now - row.renewedAt < (TTL_SECONDS * 1000) / 2
   }
 
   /** Units this process could still take on the row: its free units plus what nobody holds. */

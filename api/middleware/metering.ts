@@ -102,8 +102,7 @@ function isoBounds(period: Period) {
  * meter until the period ends: requests share it rather than building their own.
  */
 const meterKeys = Object.fromEntries(meterNames.map((m) => [m, new WeakMap<Account, MeterKey>()])) as Record<Meter, WeakMap<Account, MeterKey>>
-function meterKeyOf(account: Account, meter: Meter): MeterKey {
-  const now = Date.now()
+function meterKeyOf(account: Account, meter: Meter, now: number): MeterKey {
   let key = meterKeys[meter].get(account)
   if (!key || now >= key.period.end.getTime() || now < key.period.start.getTime()) {
     meterKeys[meter].set(account, (key = { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, new Date(now)) }))
@@ -135,8 +134,8 @@ const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
  * to what the response returned (released if the handler threw), before the response
  * goes out, so the usage headers count this request.
  */
-export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0): Promise<void> {
-  const key = meterKeyOf(ctx.state.account as Account, meter)
+export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0, now = Date.now()): Promise<void> {
+  const key = meterKeyOf(ctx.state.account as Account, meter, now)
   const units = cost === 0 ? 0 : cost.reserve(ctx)
 
   // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
@@ -148,7 +147,7 @@ export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLease
 
   // plain promise chains rather than an async function: this runs on every metered
   // request, and the lease usually answers synchronously
-  const reserving = leases.reserve(key, units)
+  const reserving = leases.reserve(key, units, now)
   if (reserving instanceof Promise) return reserving.then((reservation) => metered(ctx, next, leases, key, cost, units, reservation))
   return metered(ctx, next, leases, key, cost, units, reserving)
 }

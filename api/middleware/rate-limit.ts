@@ -55,8 +55,7 @@ export class RateLimiter {
    * Counts the request against each rule; sets the headers, or throws the rate-limit
    * 429 when one is over. Synchronous when this process's claims cover the request.
    */
-  check(ctx: Context, rules: LimitRule[]): void | Promise<void> {
-    const now = Date.now()
+  check(ctx: Context, rules: LimitRule[], now = Date.now()): void | Promise<void> {
     // the usual case, without an outcome per rule: every bucket has a claimed hit left
     for (let i = 0; i < rules.length; i++) {
       const b = this.buckets.get(rules[i].bucket)
