@@ -5,7 +5,9 @@
  * requests spread over 50 keys from a load generator in a child process (http-load.ts,
  * or autocannon with BENCH_CLIENT=autocannon), on a scratch database on
  * BENCH_DATABASE_URL's server (default: the machine's Postgres), with the server's pool
- * size; run it with the server's node flags (npm run bench does). Each round also
+ * size; run it with the server's node flags (npm run bench does). Meters flush at the
+ * start of each metered round, not every second, so the metered rounds bear what
+ * flushing costs. Each round also
  * records the CPU a request costs the server (and its GC), the load generator and
  * Postgres. Then the server CPU keyed() costs a request, measured in process. Prints
  * tables. BENCH_LOG=error shows the app's errors; BENCH_ONLY=bare,metered (say) runs
@@ -150,7 +152,11 @@ try {
   const company = await seedCompany(sql, 50)
   // scale plan: 2,000,000 jobs included, so no request meets the cap
   const keys = await Promise.all(Array.from({ length: keysCount }, () => createAccountWithKey(sql, 'scale')))
-  const config = { ...loadConfig(), rateLimits: { ...loadConfig().rateLimits, key: { limit: 1_000_000, windowSeconds: 60 } } }
+  // meters flush only when the bench asks (METER_FLUSH_MS at its longest; each metered
+  // round starts by flushing the last one's charges), so what flushing costs falls on the
+  // metered rounds: flushing every second, it fell on whichever round was running, two
+  // times in three on one that was not metered
+  const config = { ...loadConfig(), meterFlushMs: 5000, rateLimits: { ...loadConfig().rateLimits, key: { limit: 1_000_000, windowSeconds: 60 } } }
   const app = buildApp({ sql, config, log: pino({ level: process.env.BENCH_LOG ?? 'silent' }), admissionSql })
   // the same work as GET /v2/jobs/:job_id, without keyed(); and again with the twelve
   // response headers keyed() sends on this route (three rate-limit, nine usage), fixed
@@ -198,7 +204,9 @@ try {
   const admissionPids = async () =>
     (await admin<{ pid: string }[]>`select pid::text from pg_stat_activity where datname = ${dbName} and application_name = 'job-data-service admission'`).map((r) => r.pid)
 
-  async function load(paths: string[], n: number) {
+  const meters = app.context.admission!.meters
+
+  async function load(paths: string[], n: number, flushFirst = false) {
     const pids = await admissionPids()
     const client = [String(loadGenerator.pid)]
     const server = process.cpuUsage()
@@ -207,7 +215,9 @@ try {
     const pgAdmission = cpuMs(pids)
     const clientCpu = cpuMs(client, true)
     const requests = keys.map((k, i) => ({ path: paths[i % paths.length], key: k.key }))
+    const flushed = flushFirst ? meters.flush() : null
     const r = await runLoad({ host: '127.0.0.1', port, requests, n, concurrency })
+    await flushed
     if (r.failure || r.non2xx) throw new Error(r.failure ?? `${r.non2xx} responses were not 2xx`)
     // CPU per request: the server process, the load generator, every Postgres process, and the admission's backends
     const serverCpu = process.cpuUsage(server)
@@ -237,7 +247,7 @@ try {
   type Metric = keyof Awaited<ReturnType<typeof load>>
   const results = Object.fromEntries(names.map((n) => [n, {}])) as Record<Name, Record<Metric, number[]>>
   await inRotation(names, rounds, async (name) => {
-    const m = await load(variants[name], perRound)
+    const m = await load(variants[name], perRound, name === 'metered')
     for (const k of Object.keys(m) as Metric[]) (results[name][k] ??= []).push(m[k])
   })
   const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]
@@ -283,7 +293,8 @@ try {
    * Server CPU per request without sockets, a load generator or queueing: the app's
    * handler called with Node's own request and response objects over a socket that
    * drops what is written, one request at a time (the event loop gets a turn every 20
-   * requests, so ticks and flushes run as they would), CPU time from process.cpuUsage().
+   * requests, so ticks run as they would; a keyed round ends by flushing its charges),
+   * CPU time from process.cpuUsage().
    * The median of paired rounds repeats within about 2 µs between runs, where the
    * latencies above swing by milliseconds.
    */
@@ -296,7 +307,7 @@ try {
   const sink = new Sink()
   sink.setMaxListeners(0)
   const handle = app.callback()
-  async function inProcess(prefix: string, n: number) {
+  async function inProcess(prefix: string, n: number, flushAfter = false) {
     const started = process.cpuUsage()
     for (let i = 0; i < n; i++) {
       if (i % 20 === 0) await new Promise((r) => setImmediate(r))
@@ -310,6 +321,8 @@ try {
       if (res.statusCode !== 200) throw new Error(`${prefix}: ${res.statusCode}`)
       res.detachSocket(sink as never)
     }
+    // the round's charges recorded within the round, as in the load part
+    if (flushAfter) await meters.flush()
     const used = process.cpuUsage(started)
     return (used.user + used.system) / n
   }
@@ -319,7 +332,7 @@ try {
   for (const name of cpuNames) await inProcess(cpuVariants[name], 5000)
   const cpu = Object.fromEntries(cpuNames.map((n) => [n, [] as number[]])) as Record<CpuName, number[]>
   await inRotation(cpuNames, 15, async (name) => {
-    cpu[name].push(await inProcess(cpuVariants[name], 5000))
+    cpu[name].push(await inProcess(cpuVariants[name], 5000, name === 'keyed'))
   })
   const cpuDiff = (than: CpuName) => mid(cpu.keyed.map((m, r) => m - cpu[than][r]))
   console.log('server CPU per request, in process (fixed body, no query, no sockets), median of 15 rounds of 5,000')
