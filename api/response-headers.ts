@@ -25,14 +25,10 @@ export function headerName(name: string): HeaderName {
 }
 
 /**
- * Sets a header whose value is safe by construction (digits, an ISO date, a catalog
- * name). NODE_ENV=test checks the value anyway, so a test would catch one that is not.
+ * Sets values[i] under names[i], for each i of values: headers whose values are safe by
+ * construction (digits, an ISO date, a catalog name). NODE_ENV=test checks the values
+ * anyway, so a test would catch one that is not.
  */
-export function setKnownHeader(res: ServerResponse, h: HeaderName, value: string) {
-  setKnownHeaders(res, [h], [value])
-}
-
-/** setKnownHeader for values[i] under names[i], each i of values: the table is found once. */
 export function setKnownHeaders(res: ServerResponse, names: readonly HeaderName[], values: readonly string[]) {
   const table = outHeaders && !res.headersSent ? (res as unknown as Record<symbol, Record<string, [string, string]> | null>)[outHeaders] : null
   for (let i = 0; i < values.length; i++) {

@@ -167,9 +167,8 @@ export class MeterLeases {
     row.lastUse = now
     if (charged > 0) {
       row.pending += charged
-      // a column per field, no object per request to outlive a scavenge (request ids are
-      // written into a buffer: see TextElements)
-      // usually the same endpoint as the row's last charge
+      // a column per field, no object per request to outlive a scavenge (the request ids
+      // go into a buffer, see TextElements); the entry is usually the row's last one
       const last = row.charges.at(-1)
       let entry = last?.endpoint === charge.endpoint ? last : undefined
       if (!entry) for (const e of row.charges) if (e.endpoint === charge.endpoint) entry = e

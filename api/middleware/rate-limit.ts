@@ -68,7 +68,7 @@ export class RateLimiter {
       const rule = rules[i]
       const b = this.buckets.get(rule.bucket)!
       b.used++
-      const left = Math.max(0, rule.limit - (b.dbHits - b.claimed + b.used))
+      const left = remainingIn(rule, b)
       if (i === 0 || left / rule.limit < remaining / tightest.limit) {
         tightest = rule
         remaining = left
@@ -137,7 +137,7 @@ export class RateLimiter {
     if (!b || b.windowEnd <= now) return null
     if (b.used < b.claimed) {
       b.used++
-      return { rule, remaining: Math.max(0, rule.limit - (b.dbHits - b.claimed + b.used)), resetSeconds: resetSeconds(b, now), over: false }
+      return { rule, remaining: remainingIn(rule, b), resetSeconds: resetSeconds(b, now), over: false }
     }
     if (b.over) return { rule, remaining: 0, resetSeconds: resetSeconds(b, now), over: true }
     return null
@@ -184,6 +184,9 @@ export class RateLimiter {
 }
 
 const rateLimitHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map(headerName)
+
+/** what the window has left for the client, counting every process's claims */
+const remainingIn = (rule: LimitRule, b: Bucket) => Math.max(0, rule.limit - (b.dbHits - b.claimed + b.used))
 
 const resetSeconds = (b: Bucket, now: number) => Math.max(1, Math.ceil((b.windowEnd - now) / 1000))
 

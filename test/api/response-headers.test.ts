@@ -1,12 +1,15 @@
 /**
- * setKnownHeader writes into the table Node's setHeader fills: what it sets must read
+ * setKnownHeaders writes into the table Node's setHeader fills: what it sets must read
  * back, be written on the wire, and replace or be replaced like any header.
  */
 import test from 'ava'
 import { createServer, get, IncomingMessage, ServerResponse, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Socket } from 'node:net'
-import { headerName, setKnownHeader } from '../../api/response-headers.ts'
+import { headerName, setKnownHeaders, type HeaderName } from '../../api/response-headers.ts'
+import type { ServerResponse as Res } from 'node:http'
+
+const setKnownHeader = (res: Res, h: HeaderName, value: string) => setKnownHeaders(res, [h], [value])
 
 const usedHeader = headerName('Platform-Usage-Included-Used')
 const limitHeader = headerName('X-RateLimit-Limit')
@@ -40,8 +43,7 @@ test('tests check the value: one setHeader would refuse is refused', (t) => {
 test('on the wire, with the name as given', async (t) => {
   const server: Server = createServer((_req, res) => {
     res.setHeader('Content-Type', 'text/plain')
-    setKnownHeader(res, limitHeader, '100')
-    setKnownHeader(res, usedHeader, '7')
+    setKnownHeaders(res, [limitHeader, usedHeader], ['100', '7'])
     res.end('ok')
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
