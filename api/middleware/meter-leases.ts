@@ -168,10 +168,10 @@ export class MeterLeases {
     if (charged > 0) {
       row.pending += charged
       // a column per field, no object per request to outlive a scavenge (the request ids
-      // go into a buffer, see TextElements); the entry is usually the row's last one
-      const last = row.charges.at(-1)
-      let entry = last?.endpoint === charge.endpoint ? last : undefined
-      if (!entry) for (const e of row.charges) if (e.endpoint === charge.endpoint) entry = e
+      // go into a buffer, see TextElements); searched from the end, where the entry
+      // usually is
+      let entry: LedgerEntry | undefined
+      for (let i = row.charges.length - 1; i >= 0 && !entry; i--) if (row.charges[i].endpoint === charge.endpoint) entry = row.charges[i]
       if (!entry) row.charges.push((entry = { endpoint: charge.endpoint, units: [], at: [], requestIds: new TextElements() }))
       entry.units.push(charged)
       entry.at.push(now)

@@ -134,7 +134,7 @@ const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
  * to what the response returned (released if the handler threw), before the response
  * goes out, so the usage headers count this request.
  */
-export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0, now = Date.now()): Promise<void> {
+export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0, now: number): Promise<void> {
   const key = meterKeyOf(ctx.state.account as Account, meter, now)
   const units = cost === 0 ? 0 : cost.reserve(ctx)
 
