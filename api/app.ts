@@ -1,10 +1,11 @@
 /**
- * buildApp returns the Koa app; it never listens (its listen() serves with ApiResponse). Middleware order matters: errors
- * first (so every failure, including a body that will not parse, gets the spec's
- * envelope), then the request log, CORS, readiness, and the routers. Routes that take a
- * body parse it with jsonBody. Authentication, rate limits, feature gates and metering
- * are declared per route with keyed() (middleware/keyed.ts); their state (admission.ts)
- * and the JWT secret hang on app.context, so each app keeps its own.
+ * buildApp returns the Koa app; it never listens (its listen() serves with
+ * ApiResponse). Middleware order matters: errors first (so every failure, including a
+ * body that will not parse, gets the spec's envelope), then the request log, CORS,
+ * readiness, and the routers. Routes that take a body parse it with jsonBody.
+ * Authentication, rate limits, feature gates and metering are declared per route with
+ * keyed() (middleware/keyed.ts); their state (admission.ts) and the JWT secret hang on
+ * app.context, so each app keeps its own.
  */
 import Koa from 'koa'
 import { createServer } from 'node:http'
