@@ -77,13 +77,13 @@ export class ApiResponse<Req extends IncomingMessage = IncomingMessage> extends 
 
   addKnown(names: readonly HeaderName[], values: readonly string[]) {
     if (this.tableMayHaveKnown || (this.known && this.overlaps(names, values.length))) {
-      this.intoTable()
+      this.moveKnownIntoTable()
       intoTable(this, names, values)
     } else (this.known ??= []).push(names, values)
   }
 
   /** Moves the known headers into Node's table, in the order they were set. */
-  private intoTable() {
+  private moveKnownIntoTable() {
     const known = this.known
     if (!known) return
     this.known = null
@@ -105,17 +105,21 @@ export class ApiResponse<Req extends IncomingMessage = IncomingMessage> extends 
     return false
   }
 
-  /** Whether `name` may be a known header waiting here: then it goes into the table first. */
-  private touch(name: unknown) {
-    if (this.known && mayBeKnown(name) && this.isKnown(name.toLowerCase())) this.intoTable()
+  /**
+   * A call names a header: one of those waiting here goes into the table first. Returns
+   * the lower-cased name when it may be a known one, else null.
+   */
+  private touch(name: unknown): string | null {
+    if (!mayBeKnown(name)) return null
+    const lower = name.toLowerCase()
+    if (this.known && this.isKnown(lower)) this.moveKnownIntoTable()
+    return lower
   }
 
   /** touch(), and remember that the table may now hold a known name */
   private touchToSet(name: unknown) {
-    if (!mayBeKnown(name)) return
-    const lower = name.toLowerCase()
-    if (this.known && this.isKnown(lower)) this.intoTable()
-    if (knownLowers.has(lower)) this.tableMayHaveKnown = true
+    const lower = this.touch(name)
+    if (lower !== null && knownLowers.has(lower)) this.tableMayHaveKnown = true
   }
 
   override setHeader(name: string, value: number | string | readonly string[]) {
@@ -129,39 +133,39 @@ export class ApiResponse<Req extends IncomingMessage = IncomingMessage> extends 
   }
 
   override getHeader(name: string) {
-    this.touch(name)
+    if (this.known) this.touch(name)
     return super.getHeader(name)
   }
 
   override hasHeader(name: string) {
-    this.touch(name)
+    if (this.known) this.touch(name)
     return super.hasHeader(name)
   }
 
   override removeHeader(name: string) {
-    this.touch(name)
+    if (this.known) this.touch(name)
     super.removeHeader(name)
   }
 
   override getHeaders() {
-    this.intoTable()
+    this.moveKnownIntoTable()
     return super.getHeaders()
   }
 
   override getHeaderNames() {
-    this.intoTable()
+    this.moveKnownIntoTable()
     return super.getHeaderNames()
   }
 
   /** Node has it, its types do not */
   getRawHeaderNames(): string[] {
-    this.intoTable()
+    this.moveKnownIntoTable()
     return (ServerResponse.prototype as unknown as { getRawHeaderNames: () => string[] }).getRawHeaderNames.call(this)
   }
 
   override writeHead(statusCode: number, reason?: string | OutgoingHttpHeaders | OutgoingHttpHeaders[keyof OutgoingHttpHeaders][], headers?: OutgoingHttpHeaders | OutgoingHttpHeaders[keyof OutgoingHttpHeaders][]) {
     // headers given here are merged into the table, through setHeader (Node does so once there is one)
-    if (headers || (reason && typeof reason === 'object')) this.intoTable()
+    if (headers || (reason && typeof reason === 'object')) this.moveKnownIntoTable()
     return super.writeHead(statusCode, reason as string, headers as OutgoingHttpHeaders)
   }
 
