@@ -23,7 +23,7 @@ import { usageSummary } from '../sql/usage-summary.ts'
 import { signToken } from './middleware/jwt.ts'
 import { openDatabase, type Sql } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
-import { loadConfig } from './config.ts'
+import { loadConfig } from '../sql/config.ts'
 
 class UsageError extends Error {}
 

@@ -10,7 +10,7 @@
 import Koa from 'koa'
 import { createServer } from 'node:http'
 import type { Logger } from 'pino'
-import type { Config } from './config.ts'
+import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
 import { errorHandler } from './errors.ts'
 import { ApiResponse } from './response-headers.ts'
@@ -61,7 +61,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(cors())
   app.use(readinessGate(readiness))
 
-  const routers = [healthRoutes(readiness), referenceRoutes(sql), searchRoutes(sql), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), docsRoutes()]
+  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), docsRoutes()]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app
 }

@@ -4,8 +4,8 @@
  * ingest uses, so "UK" finds what ingest stored as "United Kingdom".
  */
 import { ValidationError } from 'yup'
-import { resolvePlace } from '../ingest/transform/geo.ts'
-import { placeKey } from '../ingest/transform/place-keys.ts'
+import { resolvePlace } from '../seeds/places/geocode.ts'
+import { placeKey } from '../seeds/places/place-keys.ts'
 import { parse } from '../sql/query-syntax.ts'
 import { METERS_PER_DEGREE, type PlaceFilter, type SearchFilters, type SearchPage, type SortBy } from '../sql/search.ts'
 import { errors, toItems } from './errors.ts'

@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import cliProgress from 'cli-progress'
-import { loadConfig } from '../api/config.ts'
+import { loadConfig } from '../sql/config.ts'
 import { openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { ingest } from './pipeline.ts'

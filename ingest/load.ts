@@ -21,7 +21,7 @@ import {
   type LocationRow,
   type SourceRow,
 } from '../sql/postings.ts'
-import { placeKeys } from './transform/place-keys.ts'
+import { placeKeys } from '../seeds/places/place-keys.ts'
 import { slugify } from './transform/slug.ts'
 import type { Posting } from './types.ts'
 

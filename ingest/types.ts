@@ -58,13 +58,8 @@ export type RawPosting = {
   [k: string]: unknown
 }
 
-export type Location = {
-  city: string | null
-  region: string | null
-  country: string | null
-  lat: number | null
-  lng: number | null
-}
+export type { Location } from '../seeds/places/geocode.ts'
+import type { Location } from '../seeds/places/geocode.ts'
 
 export type Salary = {
   min: number | null

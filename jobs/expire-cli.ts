@@ -1,5 +1,5 @@
 /** `make expire`: expires stale postings and archives them, now. */
-import { loadConfig } from '../api/config.ts'
+import { loadConfig } from '../sql/config.ts'
 import { openDatabase } from '../sql/db.ts'
 import { expireJobs } from '../sql/expiry.ts'
 import { migrate } from '../sql/migrate.ts'

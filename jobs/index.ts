@@ -2,7 +2,7 @@
 import cron from 'node-cron'
 import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
-import type { Config } from '../api/config.ts'
+import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
 import * as rollPeriods from './billing-roll-periods.ts'
 import * as expire from './jobs-expire.ts'

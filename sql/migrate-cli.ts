@@ -1,5 +1,5 @@
 /** `make migrate`: applies pending migrations to DATABASE_URL or the embedded database. */
-import { loadConfig } from '../api/config.ts'
+import { loadConfig } from './config.ts'
 import { openDatabase } from './db.ts'
 import { migrate } from './migrate.ts'
 

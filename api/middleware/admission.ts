@@ -7,8 +7,7 @@
  * every lease is granted again, so such a change applies within one tick.
  */
 import type { Context } from 'koa'
-import type { Config } from '../config.ts'
-import { loadConfig } from '../config.ts'
+import type { Config } from '../../sql/config.ts'
 import type { Db } from '../../sql/db.ts'
 import { billingEpoch } from '../../sql/meters.ts'
 import { KeyCache } from './auth.ts'
@@ -27,7 +26,8 @@ export class Admission {
   private ticks = 0
 
   constructor(
-    private db: Db,
+    /** the admission's own connections (buildApp's admissionSql) */
+    readonly db: Db,
     rateLimits: Config['rateLimits'],
     private onError: (err: unknown) => void = () => {},
     flushMs = FLUSH_MS,
@@ -95,15 +95,8 @@ declare module 'koa' {
   }
 }
 
-const fallbacks = new WeakMap<object, Admission>()
-
-/** The app's admission; a router served without buildApp gets one with the environment's limits. */
-export function admissionFor(ctx: Context, db: Db): Admission {
-  if (ctx.admission) return ctx.admission
-  let a = fallbacks.get(db)
-  if (!a) {
-    const config = loadConfig()
-    fallbacks.set(db, (a = new Admission(db, config.rateLimits, undefined, config.meterFlushMs).start()))
-  }
-  return a
+/** The app's admission (buildApp and the test servers set it on app.context). */
+export function admissionOf(ctx: Context): Admission {
+  if (!ctx.admission) throw new Error('no admission on the app context: serve routers through buildApp')
+  return ctx.admission
 }

@@ -6,7 +6,6 @@
 import type { Context } from 'koa'
 import { findAccountByKey, findAccountByKeyHash, findBillingAccount, hashKey, type Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
-import { loadConfig } from '../config.ts'
 import { errors } from '../errors.ts'
 import { verifyToken } from './jwt.ts'
 
@@ -31,7 +30,8 @@ export async function authenticate(ctx: Context, db: Db, { signIn = false, token
   const key = ctx.get('x-api-key')
   const bearer = token && !key ? /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1] : undefined
   if (bearer) {
-    const accountId = await verifyToken(ctx.jwtSecret ?? loadConfig().jwtSecret, bearer)
+    // buildApp sets the secret; without one no token is valid
+    const accountId = ctx.jwtSecret ? await verifyToken(ctx.jwtSecret, bearer) : null
     const account = accountId ? await findBillingAccount(db, accountId) : null
     if (!account) throw errors.invalidToken()
     return account

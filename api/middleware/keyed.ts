@@ -1,7 +1,7 @@
 /**
  * One declaration of what a data route needs, in the order it is checked:
  *
- *   router.get('/:job_id', keyed(db, { meter: 'm_jobs_api_calls', cost: 1 }), handler)
+ *   router.get('/:job_id', keyed({ meter: 'm_jobs_api_calls', cost: 1 }), handler)
  *
  * 1. authentication (401; an anonymous request never reaches the rate limiter)
  * 2. the per-key rate limit, plus the per-second search limit with `search: true` (429 + Retry-After)
@@ -18,10 +18,9 @@
  */
 import type { Context, Middleware, Next } from 'koa'
 import type { Account } from '../../sql/accounts.ts'
-import type { Db } from '../../sql/db.ts'
 import { planFeatures, type Feature, type Meter } from '../../sql/meters.ts'
 import { errors } from '../errors.ts'
-import { admissionFor, type Admission } from './admission.ts'
+import { admissionOf, type Admission } from './admission.ts'
 import type { AuthOptions } from './auth.ts'
 import { fixedCost, meterAround, type Cost } from './metering.ts'
 
@@ -34,7 +33,7 @@ export type KeyedOptions = AuthOptions & {
   search?: boolean
 }
 
-export function keyed(db: Db, opts: KeyedOptions = {}): Middleware {
+export function keyed(opts: KeyedOptions = {}): Middleware {
   const feature = opts.feature && !(planFeatures as readonly string[]).includes(opts.feature) ? opts.feature : null
   const meter = opts.meter ?? null
   const costOpt = opts.cost ?? 1
@@ -54,11 +53,11 @@ export function keyed(db: Db, opts: KeyedOptions = {}): Middleware {
   const gated = (ctx: Context, next: Next, admission: Admission, account: Account, now: number): Promise<void> => {
     if (feature && !account.features.includes(feature)) throw errors.featureMissing(feature)
     if (!meter) return next()
-    return meterAround(ctx, next, db, admission.meters, meter, cost, now)
+    return meterAround(ctx, next, admission.db, admission.meters, meter, cost, now)
   }
   return (ctx, next) => {
     const now = Date.now()
-    const admission = admissionFor(ctx, db)
+    const admission = admissionOf(ctx)
     const authenticated = admission.keys.authenticate(ctx, opts, now)
     if (authenticated instanceof Promise) return authenticated.then((account) => admitted(ctx, next, admission, account, Date.now()))
     return admitted(ctx, next, admission, authenticated, now)

@@ -15,7 +15,7 @@
  * in seconds until the window ends. Over a limit: 429 with Retry-After.
  */
 import type { Context } from 'koa'
-import type { Config, RateLimitRule } from '../config.ts'
+import type { Config, RateLimitRule } from '../../sql/config.ts'
 import type { Db } from '../../sql/db.ts'
 import { claimHits, type Claim, type Claimed } from '../../sql/rate-limits.ts'
 import { errors } from '../errors.ts'

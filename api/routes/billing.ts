@@ -5,20 +5,20 @@ import { listPlans } from '../../sql/billing.ts'
 import type { Db } from '../../sql/db.ts'
 import { addOnFeatures, meters } from '../../sql/meters.ts'
 import { usageSummary } from '../../sql/usage-summary.ts'
-import { admissionFor } from '../middleware/admission.ts'
+import { admissionOf } from '../middleware/admission.ts'
 import { keyed } from '../middleware/keyed.ts'
 
 export function billingRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/billing' })
 
-  router.get('/usage/summary', keyed(db, { token: true }), async (ctx) => {
+  router.get('/usage/summary', keyed({ token: true }), async (ctx) => {
     // what this process charged but has not flushed yet counts too
-    await admissionFor(ctx, db).meters.flush()
+    await admissionOf(ctx).meters.flush()
     ctx.body = await usageSummary(db, ctx.state.account)
   })
 
   // quota and feature errors point here; keyed, so it can say where the caller stands
-  router.get('/portal', keyed(db), async (ctx) => {
+  router.get('/portal', keyed(), async (ctx) => {
     const plans = await listPlans(db)
     const account = ctx.state.account as Account
     ctx.body = {

@@ -26,13 +26,13 @@ export function companyRoutes(db: Db) {
     return found
   }
 
-  router.get('/:company_slug', keyed(db, { meter: 'm_company_api_calls', cost: 1 }), async (ctx) => {
+  router.get('/:company_slug', keyed({ meter: 'm_company_api_calls', cost: 1 }), async (ctx) => {
     const { id, ...profile } = await company(ctx)
     const { jobs } = await listCompanyJobs(db, id, { limit: PROFILE_JOBS, offset: 0, includeExpired: true })
     ctx.body = { company: profile, jobs }
   })
 
-  router.get('/:company_slug/jobs', keyed(db, { meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_PAGE) }), async (ctx) => {
+  router.get('/:company_slug/jobs', keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_PAGE) }), async (ctx) => {
     const { page, limit } = await validate(pageQuery, ctx.query, 'query')
     const { id } = await company(ctx)
     const [{ total, jobs }, job_categories] = await Promise.all([
@@ -42,7 +42,7 @@ export function companyRoutes(db: Db) {
     ctx.body = { jobs, job_categories, ...pageEnvelope(total, page, limit) }
   })
 
-  router.get('/:company_slug/jobs/:job_slug', keyed(db, { meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
+  router.get('/:company_slug/jobs/:job_slug', keyed({ meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
     const { return_raw_description } = await validate(jobQuery, ctx.query, 'query')
     const { id } = await company(ctx)
     const job = await findCompanyJob(db, id, ctx.params.job_slug, { raw: return_raw_description === 'true' })

@@ -10,7 +10,7 @@ import { validate } from '../validate.ts'
 export function jobRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs' })
 
-  router.get('/:job_id', keyed(db, { meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
+  router.get('/:job_id', keyed({ meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
     const { return_raw_description } = await validate(jobQuery, ctx.query, 'query')
     const job = await findJob(db, ctx.params.job_id, { raw: return_raw_description === 'true' })
     if (!job) throw errors.notFound('Job')

@@ -3,9 +3,8 @@ import Router from '@koa/router'
 import type { Context, Next } from 'koa'
 import categories from '../../seeds/categories.json' with { type: 'json' }
 import industries from '../../seeds/industries.json' with { type: 'json' }
-import type { Db } from '../../sql/db.ts'
 import { errors } from '../errors.ts'
-import { admissionFor } from '../middleware/admission.ts'
+import { admissionOf } from '../middleware/admission.ts'
 import { subindustriesQuery } from '../schemas/reference.ts'
 import { validate } from '../validate.ts'
 
@@ -20,11 +19,11 @@ const subindustries = (() => {
   return [...map.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, inds]) => ({ name, industries: inds }))
 })()
 
-export function referenceRoutes(db: Db) {
+export function referenceRoutes() {
   const router = new Router({ prefix: '/v2/jobs/data' })
   // the anonymous limit, per client IP
   const limited = async (ctx: Context, next: Next) => {
-    const { limiter } = admissionFor(ctx, db)
+    const { limiter } = admissionOf(ctx)
     await limiter.check(ctx, [{ bucket: `ip:${ctx.ip}`, ...limiter.rules.anonymous }])
     return next()
   }

@@ -4,7 +4,7 @@
  */
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import { parseLocationText } from '../../ingest/transform/geo.ts'
+import { parseLocationText } from '../../seeds/places/geocode.ts'
 import type { Db } from '../../sql/db.ts'
 import { estimateSearch, searchJobs, type SearchResult } from '../../sql/search.ts'
 import { jsonBody } from '../middleware/body.ts'
@@ -72,13 +72,13 @@ export function searchRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs' })
 
   // the body is parsed first: the reservation is the requested limit, 1 unit per job
-  router.post('/search', jsonBody(), keyed(db, { meter: 'm_jobs_api_calls', cost: perResult(limitFromBody(10), MAX_LIMIT) }), async (ctx) => {
+  router.post('/search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromBody(10), MAX_LIMIT) }), async (ctx) => {
     const body = await validate(jobSearchBody, ctx.request.body ?? {})
     const { filters, page } = toSearch(body)
     ctx.body = respond(await searchJobs(db, filters, page), page.page, page.limit)
   })
 
-  router.get('/search', keyed(db, { meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_LIMIT) }), async (ctx) => {
+  router.get('/search', keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_LIMIT) }), async (ctx) => {
     const query = await validate(jobSearchQuery, listParams(ctx.query), 'query')
     const body = await validate(jobSearchBody, queryToBody(query), 'query')
     const { filters, page } = toSearch(body)
@@ -89,7 +89,7 @@ export function searchRoutes(db: Db) {
    * A dry run of the search: how many jobs and companies match, and what a search or
    * an export with this page and limit would cost. It costs nothing itself.
    */
-  router.post('/estimate', jsonBody(), keyed(db, { meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {
+  router.post('/estimate', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {
     const body = await validate(jobSearchBody, ctx.request.body ?? {})
     const { filters, page } = toSearch(body)
     const { total, companies, exact } = await estimateSearch(db, filters)

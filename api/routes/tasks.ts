@@ -8,7 +8,7 @@ import { keyed } from '../middleware/keyed.ts'
 export function taskRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/tasks' })
 
-  router.get('/:task_id', keyed(db), async (ctx) => {
+  router.get('/:task_id', keyed(), async (ctx) => {
     const task = await findTask(db, ctx.state.account.id, ctx.params.task_id)
     if (!task) throw errors.notFound('Task')
     ctx.body = task

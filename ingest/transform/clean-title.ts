@@ -3,7 +3,7 @@
  * categorisation and the duplicate hash want the bare title.
  * e.g. "SENIOR SRE (m/f/d) - URGENT!!! | Berlin" -> "Senior SRE" (location hint "Berlin")
  */
-import { findCities, findRegions, countryCode } from './geo.ts'
+import { findCities, findRegions, countryCode } from '../../seeds/places/geocode.ts'
 
 // German/Austrian/Swiss law asks for gender-neutral ads: (m/w/d), (w/m/d), (m/f/x), (all genders) ...
 const GENDER_RE = /\s*[([]\s*(?:[mwfdhx*]|div|diverse)(?:\s*[/|,]\s*(?:[mwfdhx*]|div|diverse)){1,3}\s*[)\]]|\s*\((?:all genders?|gn\*?|genderneutral|alle geschlechter)\)|\s+\b[mwf]\/[mwf]\/[dx]\b/gi

@@ -4,7 +4,7 @@
  */
 import type { Location } from '../types.ts'
 import { FieldError, isAbsent, isRecord } from './coerce.ts'
-import { dedupeLocations, parseLocationText, resolvePlace, toLocation, type ParsedLocationText } from './geo.ts'
+import { dedupeLocations, parseLocationText, resolvePlace, toLocation, type ParsedLocationText } from '../../seeds/places/geocode.ts'
 
 const REMOTE_WORD_RE = /^\s*(?:fully\s+)?(?:remote|anywhere|worldwide|work from home)\b/i
 

@@ -1,6 +1,6 @@
 /** Configuration from the environment: defaults, values, and refusals at start-up. */
 import test from 'ava'
-import { loadConfig } from '../../api/config.ts'
+import { loadConfig } from '../../sql/config.ts'
 
 test('METER_FLUSH_MS: 1 s by default, any value from a tick to the lease renewal interval', (t) => {
   t.is(loadConfig({}).meterFlushMs, 1000)

@@ -26,7 +26,7 @@ import { execFileSync, spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../api/app.ts'
-import { loadConfig } from '../../api/config.ts'
+import { loadConfig } from '../../sql/config.ts'
 import { errors } from '../../api/errors.ts'
 import { ApiResponse } from '../../api/response-headers.ts'
 import { connect, connectAdmission } from '../../sql/db.ts'
@@ -194,7 +194,7 @@ try {
     ctx.body = fixedBody
     sendSameHeaders(ctx)
   })
-  jobsRouter.get('/cpu/keyed/:n', keyed(sql, { meter: 'm_jobs_api_calls', cost: 1 }), (ctx) => {
+  jobsRouter.get('/cpu/keyed/:n', keyed({ meter: 'm_jobs_api_calls', cost: 1 }), (ctx) => {
     ctx.body = fixedBody
   })
   const server = app.listen(0, '127.0.0.1')

@@ -7,7 +7,7 @@ import Router from '@koa/router'
 import pino from 'pino'
 import type { AddressInfo } from 'node:net'
 import { buildApp } from '../../api/app.ts'
-import { loadConfig } from '../../api/config.ts'
+import { loadConfig } from '../../sql/config.ts'
 import { keyed } from '../../api/middleware/keyed.ts'
 import { signToken } from '../../api/middleware/jwt.ts'
 import { currentPeriod } from '../../sql/periods.ts'
@@ -94,7 +94,7 @@ test('anonymous requests to data endpoints are 401 before any rate limiting; ref
 test('the per-second search limit applies on top of the per-key one', async (t) => {
   const { db } = t.context
   const router = new Router()
-  router.post('/search', keyed(db.sql, { search: true }), (ctx) => {
+  router.post('/search', keyed({ search: true }), (ctx) => {
     ctx.body = { jobs: [] }
   })
   const s = await serveRouter(db.sql, router, { rateLimits: { ...limits, key: { limit: 100, windowSeconds: 3600 } } })

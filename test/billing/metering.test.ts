@@ -132,7 +132,7 @@ test('cap rule 4: zero-cost endpoints keep working at the cap', async (t) => {
   const { accountId, key } = await accountOn(db.sql, 'free')
   await spend(db.sql, accountId, 'm_jobs_api_calls', 500)
   const router = new Router()
-  router.post('/estimate', keyed(db.sql, { meter: 'm_jobs_api_calls', cost: 0 }), (ctx) => {
+  router.post('/estimate', keyed({ meter: 'm_jobs_api_calls', cost: 0 }), (ctx) => {
     ctx.body = { total_count: 42 }
   })
   const s = await serveRouter(db.sql, router, { rateLimits: roomy })
@@ -200,7 +200,7 @@ test('the three 401s; an anonymous request never reaches the meter', async (t) =
 
   // the expired-jobs, export and insights endpoints' variant, on a route built for it
   const router = new Router()
-  router.post('/v2/jobs/insights', keyed(db.sql, { signIn: true, meter: 'm_insights_calls', cost: 1 }), (ctx) => {
+  router.post('/v2/jobs/insights', keyed({ signIn: true, meter: 'm_insights_calls', cost: 1 }), (ctx) => {
     ctx.body = { ok: true }
   })
   const s = await serveRouter(db.sql, router, { rateLimits: roomy })
@@ -218,7 +218,7 @@ test('the three 401s; an anonymous request never reaches the meter', async (t) =
 test('403 feature_missing for an add-on the plan lacks; granted to one account only', async (t) => {
   const { db } = t.context
   const router = new Router()
-  router.post('/v2/jobs/contacts', keyed(db.sql, { feature: 'hiring_manager_contacts', meter: 'm_hiring_manager_contacts', cost: perResult(limitFromQuery(5), 50) }), (ctx) => {
+  router.post('/v2/jobs/contacts', keyed({ feature: 'hiring_manager_contacts', meter: 'm_hiring_manager_contacts', cost: perResult(limitFromQuery(5), 50) }), (ctx) => {
     ctx.body = { contacts: [{ name: 'A' }, { name: 'B' }] }
   })
   const s = await serveRouter(db.sql, router, { rateLimits: roomy })

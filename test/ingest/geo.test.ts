@@ -1,6 +1,6 @@
 import test from 'ava'
-import { parseLocationText, resolvePlace, splitAlternatives } from '../../ingest/transform/geo.ts'
-import { gazetteer, foldPlace } from '../../ingest/transform/gazetteer.ts'
+import { parseLocationText, resolvePlace, splitAlternatives } from '../../seeds/places/geocode.ts'
+import { gazetteer, foldPlace } from '../../seeds/places/gazetteer.ts'
 import aliases from '../../seeds/place-aliases.json' with { type: 'json' }
 
 const one = (text: string) => {

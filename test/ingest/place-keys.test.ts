@@ -1,5 +1,5 @@
 import test from 'ava'
-import { placeKey, placeKeys } from '../../ingest/transform/place-keys.ts'
+import { placeKey, placeKeys } from '../../seeds/places/place-keys.ts'
 
 test('a job is indexed under its country, region and city, and its remote scope', (t) => {
   t.deepEqual(placeKeys([{ city: 'München', region: 'Bavaria', country: 'Germany' }], ['Austria']), [

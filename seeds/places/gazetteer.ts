@@ -15,7 +15,7 @@
  */
 import { createRequire } from 'node:module'
 import { countries as countryTable, continents } from 'countries-list'
-import aliases from '../../seeds/place-aliases.json' with { type: 'json' }
+import aliases from '../place-aliases.json' with { type: 'json' }
 
 const require = createRequire(import.meta.url)
 

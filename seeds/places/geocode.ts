@@ -7,8 +7,16 @@
  * "Remote", "Hybrid", "Anywhere" are work arrangements, never places: parseLocationText reports them
  * as flags and turns what follows them ("Remote - US") into a country scope (remoteCountries).
  */
-import type { Location } from '../types.ts'
 import { gazetteer, extentsOf, foldPlace, type BBox, type City, type Region } from './gazetteer.ts'
+
+/** A place as postings store it: names from the gazetteer, and its coordinates when known. */
+export type Location = {
+  city: string | null
+  region: string | null
+  country: string | null
+  lat: number | null
+  lng: number | null
+}
 
 export type ResolvedPlace = Location & { bbox?: BBox | null }
 

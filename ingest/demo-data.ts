@@ -1,7 +1,7 @@
 /** A newcomer's first start: an empty embedded database gets generated demo postings. */
-import { ingest } from '../ingest/pipeline.ts'
-import type { ReadItem } from '../ingest/read.ts'
-import type { RawPosting } from '../ingest/types.ts'
+import { ingest } from './pipeline.ts'
+import type { ReadItem } from './read.ts'
+import type { RawPosting } from './types.ts'
 import { generatePostings } from '../seeds/generate.ts'
 import type { Sql } from '../sql/db.ts'
 

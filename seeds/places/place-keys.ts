@@ -7,7 +7,7 @@
  * e.g. {city: "München", region: "Bavaria", country: "Germany"} ->
  *      ["c:germany", "r:germany|bavaria", "t:germany|bavaria|munchen"]
  */
-import type { Location } from '../types.ts'
+import type { Location } from './geocode.ts'
 import { foldPlace } from './gazetteer.ts'
 
 type Place = { city?: string | null; region?: string | null; country?: string | null }
