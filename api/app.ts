@@ -1,19 +1,16 @@
 /**
- * buildApp returns the Koa app; it never listens (its listen() serves with
- * ApiResponse). Middleware order matters: errors first (so every failure, including a
- * body that will not parse, gets the spec's envelope), then the request log, CORS,
- * readiness, and the routers. Routes that take a body parse it with jsonBody.
+ * buildApp returns the Koa app; it never listens. Middleware order matters: errors
+ * first (so every failure, including a body that will not parse, gets the spec's
+ * envelope), then the request log, CORS, readiness, and the routers. Routes that take a body parse it with jsonBody.
  * Authentication, rate limits, feature gates and metering are declared per route with
  * keyed() (middleware/keyed.ts); their state (admission.ts) and the JWT secret hang on
  * app.context, so each app keeps its own.
  */
 import Koa from 'koa'
-import { createServer } from 'node:http'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
 import { errorHandler } from './errors.ts'
-import { ApiResponse } from './response-headers.ts'
 import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
@@ -42,9 +39,6 @@ export type AppDeps = {
 
 export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql }: AppDeps) {
   const app = new Koa({ proxy: false })
-  // Koa's listen, serving with ApiResponse: a keyed request's rate-limit and usage
-  // headers go out as one block (response-headers.ts)
-  app.listen = ((...args: unknown[]) => createServer({ ServerResponse: ApiResponse }, app.callback()).listen(...(args as []))) as typeof app.listen
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
   const onAdmissionError = (err: unknown) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed')

@@ -20,8 +20,7 @@ export const numberArray = (xs: number[]) => `{${xs.join(',')}}`
  * as they arrive, so nothing per element stays on the heap. The ledger keeps every
  * charge's request id until the next flush: held as strings, thousands a second
  * outlived the young generation, so the garbage collector copied and promoted each one
- * before the flush joined them; this way costs about 1.3 µs a request less (a paired
- * in-process comparison, README: Performance).
+ * before the flush joined them.
  */
 export class TextElements {
   private buf = Buffer.allocUnsafe(512)

@@ -9,7 +9,7 @@ import type { Db } from '../../sql/db.ts'
 import { findMeterState, meterNames, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
 import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
-import { headerName, setKnownHeaders } from '../response-headers.ts'
+import { USAGE, setHeaders } from '../headers.ts'
 import type { MeterLeases, Reservation } from './meter-leases.ts'
 
 /** What a request may cost (reserved before the handler) and what it did cost (from the response). */
@@ -61,15 +61,10 @@ export function perResult(limitFrom: (ctx: Context) => number, maxPage: number, 
 /** The Platform-Usage-* headers for a meter as it stands; none for legacy accounts. */
 export function usageHeaders(meter: Meter, s: MeterState, period: Period): Record<string, string> {
   const values = usageValues(meter, s, period)
-  return Object.fromEntries(values?.map((v, i) => [usageNames[i].name, v]) ?? [])
+  return Object.fromEntries(values?.map((v, i) => [USAGE[i], v]) ?? [])
 }
 
-/** The Platform-Usage-* names, in the order usageValues() gives their values; the period's two come last. */
-const usageNames = ['Feature', 'Meter', 'Unit', 'Included-Limit', 'Included-Used', 'Included-Remaining', 'Overage-Used', 'Overage-Mode', 'Total-Used', 'Period-Start', 'Period-End'].map(
-  (name) => headerName(`Platform-Usage-${name}`),
-)
-
-/** The usage header values, as usageNames lists them (the period's only for a subscription or a trial); null for a legacy account. */
+/** The usage header values, as USAGE lists them (the period's only for a subscription or a trial); null for a legacy account. */
 function usageValues(meter: Meter, s: MeterState, period: Period): string[] | null {
   if (s.included === null || s.overage_mode === null) return null
   const { feature, unit } = meters[meter]
@@ -171,7 +166,7 @@ function metered(ctx: Context, next: Next, leases: MeterLeases, key: MeterKey, c
       const charged = ok ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
       leases.settle(row, units, charged, charge)
       const values = ok ? usageValues(meter, leases.state(row), period) : null
-      if (values) setKnownHeaders(ctx.res, usageNames, values)
+      if (values) setHeaders((n, v) => ctx.set(n, v), USAGE, values)
     },
     (e) => {
       leases.settle(row, units, 0, charge)

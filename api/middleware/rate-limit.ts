@@ -19,7 +19,7 @@ import type { Config, RateLimitRule } from '../../sql/config.ts'
 import type { Db } from '../../sql/db.ts'
 import { claimHits, type Claim, type Claimed } from '../../sql/rate-limits.ts'
 import { errors } from '../errors.ts'
-import { headerName, setKnownHeaders } from '../response-headers.ts'
+import { RATE_LIMIT, RETRY_AFTER, setHeaders } from '../headers.ts'
 import { Batcher } from './batcher.ts'
 
 export type LimitRule = RateLimitRule & { bucket: string }
@@ -75,7 +75,7 @@ export class RateLimiter {
         reset = resetSeconds(b, now)
       }
     }
-    setKnownHeaders(ctx.res, rateLimitHeaders, [String(tightest.limit), String(remaining), String(reset)])
+    setHeaders((n, v) => ctx.set(n, v), RATE_LIMIT, [String(tightest.limit), String(remaining), String(reset)])
   }
 
   /** check() rule by rule: some bucket is over, or needs a claim first. */
@@ -100,12 +100,12 @@ export class RateLimiter {
     if (over) {
       const h = headers(over)
       ctx.set(h)
-      throw errors.rateLimited(over.rule.limit, over.rule.windowSeconds, { ...h, 'Retry-After': String(over.resetSeconds) })
+      throw errors.rateLimited(over.rule.limit, over.rule.windowSeconds, { ...h, [RETRY_AFTER]: String(over.resetSeconds) })
     }
     // the tightest rule is what the client should pace itself by
     let tightest = outcomes[0]
     for (const o of outcomes) if (o.remaining / o.rule.limit < tightest.remaining / tightest.rule.limit) tightest = o
-    setKnownHeaders(ctx.res, rateLimitHeaders, [String(tightest.rule.limit), String(tightest.remaining), String(tightest.resetSeconds)])
+    setHeaders((n, v) => ctx.set(n, v), RATE_LIMIT, [String(tightest.rule.limit), String(tightest.remaining), String(tightest.resetSeconds)])
   }
 
   /**
@@ -183,15 +183,13 @@ export class RateLimiter {
   }
 }
 
-const rateLimitHeaders = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'].map(headerName)
-
 /** what the window has left for the client, counting every process's claims */
 const remainingIn = (rule: LimitRule, b: Bucket) => Math.max(0, rule.limit - (b.dbHits - b.claimed + b.used))
 
 const resetSeconds = (b: Bucket, now: number) => Math.max(1, Math.ceil((b.windowEnd - now) / 1000))
 
 const headers = (o: Outcome) => ({
-  [rateLimitHeaders[0].name]: String(o.rule.limit),
-  [rateLimitHeaders[1].name]: String(o.remaining),
-  [rateLimitHeaders[2].name]: String(o.resetSeconds),
+  [RATE_LIMIT[0]]: String(o.rule.limit),
+  [RATE_LIMIT[1]]: String(o.remaining),
+  [RATE_LIMIT[2]]: String(o.resetSeconds),
 })

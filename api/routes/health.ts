@@ -2,6 +2,7 @@
 import Router from '@koa/router'
 import type { Context, Next } from 'koa'
 import { AppError } from '../errors.ts'
+import { RETRY_AFTER } from '../headers.ts'
 
 export type Readiness = { ready: boolean; stage?: string }
 
@@ -18,7 +19,7 @@ export function healthRoutes(readiness: Readiness) {
 export function readinessGate(readiness: Readiness) {
   return async (ctx: Context, next: Next) => {
     if (!readiness.ready && ctx.path !== '/healthz') {
-      throw new AppError(503, `Service is starting (${readiness.stage ?? 'starting'}); retry shortly`, { 'Retry-After': '5' })
+      throw new AppError(503, `Service is starting (${readiness.stage ?? 'starting'}); retry shortly`, { [RETRY_AFTER]: '5' })
     }
     return next()
   }

@@ -18,7 +18,7 @@ import Router from '@koa/router'
 import pino from 'pino'
 import postgres from 'postgres'
 import { randomBytes } from 'node:crypto'
-import { IncomingMessage } from 'node:http'
+import { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Duplex } from 'node:stream'
 import { PerformanceObserver } from 'node:perf_hooks'
@@ -28,7 +28,6 @@ import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { errors } from '../../api/errors.ts'
-import { ApiResponse } from '../../api/response-headers.ts'
 import { connect, connectAdmission } from '../../sql/db.ts'
 import { findJob } from '../../sql/jobs.ts'
 import { validate } from '../../api/validate.ts'
@@ -292,8 +291,7 @@ try {
 
   /**
    * Server CPU per request without sockets, a load generator or queueing: the app's
-   * handler called with Node's request and the app's response (ApiResponse, as its
-   * listen() serves) over a socket that
+   * handler called with Node's request and response over a socket that
    * drops what is written, one request at a time (the event loop gets a turn every 20
    * requests, so ticks run as they would; a keyed round ends by flushing its charges),
    * CPU time from process.cpuUsage().
@@ -317,7 +315,7 @@ try {
       req.method = 'GET'
       req.url = `${prefix}${i}`
       req.headers = { host: 'bench', accept: '*/*', 'x-api-key': keys[i % keys.length].key }
-      const res = new ApiResponse(req)
+      const res = new ServerResponse(req)
       res.assignSocket(sink as never)
       await handle(req, res)
       if (res.statusCode !== 200) throw new Error(`${prefix}: ${res.statusCode}`)
