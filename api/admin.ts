@@ -14,10 +14,15 @@
  *   features:grant --account ID --feature F / features:revoke …
  *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary)
  *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256, JWT_SECRET)
+ *
+ * A command that revokes a key or changes an account, plan or allowance returns only
+ * once every running API process has applied the change (sql/api-processes.ts): a
+ * request sent after it returns already sees it.
  */
 import { parseArgs } from 'node:util'
 import { createAccount, createKey, findAccount, findBillingAccount, plans, revokeKey, type Plan } from '../sql/accounts.ts'
 import { grantFeature, revokeFeature, updatePeriod, updatePlan, updateTrial, upsertAllowance } from '../sql/billing.ts'
+import { awaitBillingChange } from '../sql/api-processes.ts'
 import { addOnFeatures, meterNames, type Meter } from '../sql/meters.ts'
 import { usageSummary } from '../sql/usage-summary.ts'
 import { signToken } from './middleware/jwt.ts'
@@ -121,6 +126,9 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
   },
 }
 
+/** what a running API process may have cached: these commands wait until every one has applied them */
+const changesBilling = new Set(['keys:revoke', 'plan:set', 'period:set', 'trial:set', 'allowances:set', 'features:grant', 'features:revoke'])
+
 const [command, ...rest] = process.argv.slice(2)
 const run = command ? commands[command] : undefined
 if (!run) {
@@ -141,7 +149,9 @@ const db = await openDatabase(loadConfig())
 let code = 0
 try {
   await migrate(db.sql)
-  console.log(JSON.stringify(await run(db.sql, { ...values, clear: values.clear ? 'yes' : undefined })))
+  const out = await run(db.sql, { ...values, clear: values.clear ? 'yes' : undefined })
+  if (changesBilling.has(command)) await awaitBillingChange(db.sql)
+  console.log(JSON.stringify(out))
 } catch (e) {
   const err = e as Error & { code?: string }
   console.error(`admin: ${err.code === '23505' ? 'that email already has an account' : err.message}`)

@@ -2,13 +2,18 @@
  * What keyed() consults before a handler runs, one per app (one per API process):
  * the key cache, the rate limiter and the meter leases, all answering from memory,
  * plus the loop that keeps them honest. Every TICK_MS it reads the billing_epoch
- * sequence and lets the meters flush when theirs is due (MeterLeases.tick); when the sequence moved
- * (a key revoked, an account, plan or allowance changed) cached keys are dropped and
- * every lease is granted again, so such a change applies within one tick.
+ * sequence and lets the meters flush when theirs is due (MeterLeases.tick). When the
+ * sequence moved (a key revoked, an account, plan or allowance changed) cached keys
+ * are dropped and every lease is granted again before use, and then the process
+ * records the epoch it applied in api_processes: the admin CLI waits for that record
+ * from every live process, so a change holds once the command returns
+ * (sql/api-processes.ts). A process that cannot reach the database for TRUST_MS stops
+ * answering from its caches, before the admin stops waiting for it.
  */
 import type { Context } from 'koa'
 import type { Config } from '../../sql/config.ts'
 import type { Db } from '../../sql/db.ts'
+import { forgetProcess, LIVE_SECONDS, recordEpoch } from '../../sql/api-processes.ts'
 import { billingEpoch } from '../../sql/meters.ts'
 import { KeyCache } from './auth.ts'
 import { FLUSH_MS, MeterLeases } from './meter-leases.ts'
@@ -16,6 +21,10 @@ import { RateLimiter } from './rate-limit.ts'
 
 /** how often billing_epoch is read; meters flush every METER_FLUSH_MS (meter-leases.ts) on these ticks */
 export const TICK_MS = 50
+/** how often a process that saw no change says it is alive */
+export const HEARTBEAT_MS = 1000
+/** caches are trusted this long after the last poll that reached the database; under LIVE_SECONDS */
+export const TRUST_MS = (LIVE_SECONDS * 1000) / 2
 
 export class Admission {
   readonly keys: KeyCache
@@ -24,6 +33,9 @@ export class Admission {
   private epoch: string | null = null
   private timer: NodeJS.Timeout | null = null
   private ticks = 0
+  /** when a poll (and the record it owed) last succeeded, and when the record was last written */
+  private confirmedAt = 0
+  private recordedAt = 0
 
   constructor(
     /** the admission's own connections (buildApp's admissionSql) */
@@ -59,32 +71,46 @@ export class Admission {
     this.timer = null
   }
 
-  /** Stops the tick, flushes, and gives back every lease. */
+  /** Stops the tick, flushes, gives back every lease, and leaves api_processes. */
   async close() {
+    const running = this.timer !== null
     this.stop()
     await this.meters.close()
+    if (running) await forgetProcess(this.db, this.meters.holder)
   }
 
   private tick() {
     this.meters.tick()
     this.pollEpoch().catch(this.onError)
+    if (this.confirmedAt > 0 && Date.now() - this.confirmedAt > TRUST_MS) this.distrust()
     if (++this.ticks % 100 === 0) this.limiter.prune()
+  }
+
+  private distrust() {
+    this.keys.clear()
+    this.meters.invalidate()
   }
 
   private polling: Promise<void> | null = null
 
   private pollEpoch() {
-    this.polling ??= billingEpoch(this.db)
-      .then((epoch) => {
-        // the first poll too: what was cached before it may predate a change
-        if (epoch !== this.epoch) {
-          this.keys.clear()
-          this.meters.invalidate()
-        }
-        this.epoch = epoch
-      })
-      .finally(() => (this.polling = null))
+    this.polling ??= this.applyEpoch().finally(() => (this.polling = null))
     return this.polling
+  }
+
+  private async applyEpoch() {
+    const epoch = await billingEpoch(this.db)
+    // the first poll too: what was cached before it may predate a change
+    const moved = epoch !== this.epoch
+    if (moved) this.distrust()
+    this.epoch = epoch
+    // only a running process says so: the admin waits for it, and it keeps its record fresh
+    const now = Date.now()
+    if (this.timer && (moved || now - this.recordedAt >= HEARTBEAT_MS)) {
+      await recordEpoch(this.db, this.meters.holder, epoch)
+      this.recordedAt = now
+    }
+    this.confirmedAt = now
   }
 }
 
