@@ -64,7 +64,7 @@ async function shutdown(signal: string) {
   })
   await app.context.admission!.close().catch((err) => log.error({ err: { message: err.message } }, 'final usage flush failed'))
   await admissionSql.end({ timeout: 5 })
-  workers.stop()
+  await workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await db.close()
   process.exit(0)

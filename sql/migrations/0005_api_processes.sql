@@ -12,3 +12,14 @@ create table api_processes (
   seen_at timestamptz not null default now(),
   started_at timestamptz not null default now()
 );
+
+-- Scheduled runs (expiry, period roll-over) fire in every API process; the first to
+-- claim a scheduled instant here enqueues its job, in the same transaction, so each
+-- instant runs once however many processes serve the database.
+create table scheduled_runs (
+  queue text not null,
+  -- the instant the schedule named (node-cron's, not when a process got to it)
+  scheduled_at timestamptz not null,
+  claimed_at timestamptz not null default now(),
+  constraint scheduled_runs_pkey primary key (queue, scheduled_at)
+);
