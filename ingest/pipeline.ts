@@ -6,6 +6,7 @@
  */
 import type { Sql } from '../sql/db.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested } from '../sql/postings.ts'
+import { analyzeSearchTables } from '../sql/search.ts'
 import { loadBatch, type BatchCounts } from './load.ts'
 import { NormalizeWorker } from './normalize-pool.ts'
 import type { ReadItem } from './read.ts'
@@ -111,6 +112,8 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   }
 
   await markBoardsIngested(sql, [...boards], seenAt)
+  // search's total_count estimates follow the data only once the statistics do
+  if (summary.inserted + summary.updated > 0) await analyzeSearchTables(sql)
   summary.seconds = (Date.now() - started) / 1000
   await finishIngestRun(sql, runId, summary)
   return summary

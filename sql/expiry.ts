@@ -5,13 +5,17 @@
  * that arrived already past valid_through) is copied there, in the same transaction.
  */
 import type { Db, Sql } from './db.ts'
+import { analyzeSearchTables } from './search.ts'
 
 export async function expireJobs(sql: Sql, { afterDays, now = new Date() }: { afterDays: number; now?: Date }) {
-  return sql.begin(async (tx) => {
+  const result = await sql.begin(async (tx) => {
     const expired = await markExpired(tx, afterDays, now)
     const archived = await archiveExpired(tx)
     return { expired, archived }
   })
+  // searches match live jobs only: their estimates need the new proportion
+  if (result.expired > 0) await analyzeSearchTables(sql)
+  return result
 }
 
 async function markExpired(db: Db, afterDays: number, now: Date) {

@@ -4,7 +4,10 @@
  * job_titles match title_tsv; keywords match keywords_tsv (skills, technologies,
  * benefits, description); relevance ranks on the small rank_tsv (see the migration).
  * Counting stops at COUNT_CAP matches; beyond it the total is the planner's estimate
- * and the response says so (meta.count).
+ * (never below what was counted, or what the page itself shows) and the response says
+ * so (meta.count). The estimate is only as good as the planner's statistics: ingest and
+ * expiry refresh them (analyzeSearchTables), since the embedded database runs no
+ * autovacuum and a server's may not have run yet.
  */
 import type { Db } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
@@ -204,7 +207,22 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
       order by ${order}`,
     totals(db, where),
   ])
-  return { jobs, ...counts }
+  return { jobs, ...withPage(counts, (p.page - 1) * p.limit, jobs.length, p.limit) }
+}
+
+/**
+ * What a page proves about an estimated total: there are at least as many matches as
+ * the page reaches, and exactly that many when it came back short of its limit.
+ */
+function withPage<T extends { total: number; exact: boolean }>(counts: T, offset: number, found: number, limit: number): T {
+  if (counts.exact) return counts
+  if (found > 0 && found < limit) return { ...counts, total: offset + found, exact: true }
+  return { ...counts, total: Math.max(counts.total, offset + found) }
+}
+
+/** Refreshes the planner statistics that search's estimates come from. */
+export async function analyzeSearchTables(db: Db) {
+  await db`analyze jobs, companies, job_locations`
 }
 
 /** The plan of a search's page query, for the bench's check that every query uses an index. */
