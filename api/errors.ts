@@ -18,10 +18,26 @@ export class AppError extends Error {
   }
 }
 
+/** At most this many items in a 422; the rest are counted in one last item. */
+export const MAX_ITEMS = 20
+
 export const errors = {
   notFound: (what: string) => new AppError(404, `${what} not found`),
   badRequest: (detail: string) => new AppError(400, detail),
-  validation: (items: ErrorItem[]) => new AppError(422, items),
+  /**
+   * Every 422 is built here, so every echo is bounded: items about a field come before
+   * items about its elements (a 10,000-element list is reported as too long before its
+   * elements are), and inputs and messages are clipped.
+   */
+  validation: (items: ErrorItem[]) => {
+    const sorted = [...items].sort((a, b) => a.loc.length - b.loc.length)
+    const shown = sorted.slice(0, MAX_ITEMS).map((i) => ({ ...i, msg: clipString(i.msg, MAX_MSG), input: clip(i.input) }))
+    const more = sorted.length - shown.length
+    if (more > 0) shown.push({ type: 'too_many_errors', loc: sorted[MAX_ITEMS].loc.slice(0, 1), msg: `${more} more errors not shown`, input: null })
+    return new AppError(422, shown)
+  },
+  unsupportedMediaType: (type: string) =>
+    new AppError(415, `Unsupported Media Type: send the body as JSON with Content-Type: application/json${type ? ` (got ${clipString(type, 100)})` : ''}`),
   missingAuth: () => new AppError(401, 'Missing authorization header'),
   signInRequired: () => new AppError(401, 'Sign in to access this endpoint', { 'X-Billing-Code': 'auth_required' }),
   invalidKey: () => new AppError(401, 'Invalid or revoked API key'),
@@ -93,6 +109,46 @@ export async function errorHandler(ctx: Context, next: Next) {
   }
 }
 
+const MAX_MSG = 500
+const MAX_STRING = 100
+const MAX_LIST = 10
+const MAX_KEYS = 10
+const MAX_NODES = 50
+const MAX_DEPTH = 3
+
+const clipString = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s)
+
+/**
+ * A rejected value as a 422 echoes it: strings cut after 100 characters, lists after
+ * 10 items and objects after 10 keys (each with a marker saying how much was left
+ * out), containers below the third level summarized, at most 50 values in all, and
+ * numbers JSON cannot carry (Infinity, NaN) as text. The client sent the value, so
+ * only enough to find it is sent back, and the echo stays small however large or
+ * deep the input was.
+ */
+export function clip(value: unknown): unknown {
+  let budget = MAX_NODES
+  const summary = (v: object) => (Array.isArray(v) ? `[list of ${v.length} items]` : `{object with ${Object.keys(v).length} keys}`)
+  const walk = (v: unknown, depth: number): unknown => {
+    budget--
+    if (typeof v === 'string') return clipString(v, MAX_STRING)
+    if (typeof v === 'number') return Number.isFinite(v) ? v : String(v)
+    if (typeof v === 'boolean' || v === null) return v
+    if (typeof v !== 'object') return v === undefined ? null : String(v)
+    if (depth >= MAX_DEPTH || budget <= 0) return summary(v)
+    if (Array.isArray(v)) {
+      const head = v.slice(0, MAX_LIST).map((x) => (budget > 0 ? walk(x, depth + 1) : '…'))
+      return v.length > MAX_LIST ? [...head, `… ${v.length - MAX_LIST} more items`] : head
+    }
+    const entries = Object.entries(v)
+    const out: Record<string, unknown> = {}
+    for (const [k, x] of entries.slice(0, MAX_KEYS)) out[clipString(k, MAX_STRING)] = budget > 0 ? walk(x, depth + 1) : '…'
+    if (entries.length > MAX_KEYS) out['…'] = `${entries.length - MAX_KEYS} more keys`
+    return out
+  }
+  return walk(value, 0)
+}
+
 const typeNames: Record<string, [string, string]> = {
   string: ['string_type', 'Input should be a valid string'],
   number: ['float_type', 'Input should be a valid number'],
@@ -146,13 +202,18 @@ export function toItems(err: ValidationError, where: string | (string | number)[
         return { type: 'enum', loc, msg: `Input should be ${expected}`, input, ctx: { expected } }
       }
       case 'min':
+        if (Array.isArray(e.value)) return { type: 'too_short', loc, msg: `List should have at least ${params.min} items, not ${e.value.length}`, input, ctx: { min_length: params.min, actual_length: e.value.length } }
+        if (typeof e.value === 'string') return { type: 'string_too_short', loc, msg: `String should have at least ${params.min} characters`, input, ctx: { min_length: params.min } }
         return { type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${params.min}`, input, ctx: { ge: params.min } }
       case 'max':
+        if (Array.isArray(e.value)) return { type: 'too_long', loc, msg: `List should have at most ${params.max} items, not ${e.value.length}`, input, ctx: { max_length: params.max, actual_length: e.value.length } }
+        if (typeof e.value === 'string') return { type: 'string_too_long', loc, msg: `String should have at most ${params.max} characters`, input, ctx: { max_length: params.max } }
         return { type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${params.max}`, input, ctx: { le: params.max } }
       case 'noUnknown':
         return { type: 'extra_forbidden', loc, msg: `Extra inputs are not permitted: ${String(params.unknown)}`, input }
       default:
-        return { type: 'value_error', loc, msg: e.message, input, ...(params.ctx ? { ctx: params.ctx as Record<string, unknown> } : {}) }
+        // a schema's own test may name the item's type (e.g. date_parsing) and add ctx
+        return { type: typeof params.itemType === 'string' ? params.itemType : 'value_error', loc, msg: e.message, input, ...(params.ctx ? { ctx: params.ctx as Record<string, unknown> } : {}) }
     }
   })
 }

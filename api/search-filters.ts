@@ -2,6 +2,11 @@
  * Turns a validated search request into SearchFilters: aliases resolved (On-site,
  * Contract, job_type), flags read, and geo_locations resolved with the gazetteer
  * ingest uses, so "UK" finds what ingest stored as "United Kingdom".
+ *
+ * A place never widens a search: every geo_locations entry becomes a filter. One the
+ * gazetteer does not know is matched by its names exactly, so "Atlantis" finds only
+ * jobs stored under that name (none); an entry without any name is refused by the
+ * schema (schemas/search.ts).
  */
 import { ValidationError } from 'yup'
 import { resolvePlace } from '../seeds/places/geocode.ts'
@@ -16,6 +21,9 @@ const SORTS: SortBy[] = ['relevance', 'date_posted', 'salary', 'company', 'yoe']
 
 const list = (v: string | string[] | undefined | null) => (v === undefined || v === null ? undefined : Array.isArray(v) ? v : [v])
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === 'true')
+
+/** A name with its surrounding blanks removed; a blank one is no name. */
+const named = (s: string | undefined) => s?.trim() || undefined
 
 type GeoParams = { mode: 'auto' | 'weak' | 'strict' | 'box'; radius: number; unit: 'mi' | 'km' | 'degrees' }
 
@@ -38,8 +46,10 @@ function geoParams(raw: unknown, count: number): GeoParams[] {
  * is); a region or a country alone is an exact match. box: the place's bounding box,
  * or a square of the radius around a city.
  */
-export function placeFilter(entry: { city?: string; region?: string; country?: string }, params: GeoParams): PlaceFilter | null {
-  if (!entry.city && !entry.region && !entry.country) return null
+export function placeFilter(given: { city?: string; region?: string; country?: string }, params: GeoParams): PlaceFilter {
+  const entry = { city: named(given.city), region: named(given.region), country: named(given.country) }
+  // the schema refuses such an entry; without a name there would be no filter, and every job would match
+  if (!entry.city && !entry.region && !entry.country) throw new Error('placeFilter: a place without a name')
   const found = resolvePlace(entry)
   const names = {
     city: found?.city ?? entry.city ?? null,
@@ -68,7 +78,7 @@ export function placeFilter(entry: { city?: string; region?: string; country?: s
 export function toSearch(body: JobSearchBody): { filters: SearchFilters; page: SearchPage } {
   const geo = body.geo_locations ?? []
   const params = geoParams(body.geofilter_params, geo.length)
-  const places = geo.map((g, i) => placeFilter(g, params[i])).filter((p): p is PlaceFilter => p !== null)
+  const places = geo.map((g, i) => placeFilter(g, params[i]))
   const jobTypes = [...(body.job_types ?? []), ...(body.job_type ?? [])].map((t) => (t === 'Contract' ? 'Contract / Temporary' : t))
   const sortBy = SORTS.includes(body.sort_by as SortBy) ? (body.sort_by as SortBy) : 'relevance' // unknown values are ignored
   const filters: SearchFilters = {

@@ -3,20 +3,95 @@
  * failure. Bodies are validated strictly: JSON already carries types, and the spec
  * wants a boolean where a string is required to fail (string_type), not be coerced.
  * Query and path values arrive as text, so they are cast.
+ *
+ * Before any schema sees the input, screen() refuses what no field may hold and what
+ * would make the schema or the database fail rather than answer: nesting past
+ * MAX_NESTING (yup recurses, so a few thousand levels overflow the stack), lists past
+ * MAX_LIST_ITEMS (each element would cost yup an error object), control characters
+ * (Postgres refuses U+0000 in text) and numbers JSON parses to Infinity (1e309).
  */
+import type { Context, Next } from 'koa'
 import { ValidationError, type AnySchema, type InferType } from 'yup'
-import { errors, toItems } from './errors.ts'
+import { errors, toItems, type ErrorItem } from './errors.ts'
 
 export type Where = 'body' | 'query' | 'path'
 
+/** A filter body needs 3 levels (body, geo_locations, an entry); this leaves room for any route's shape. */
+export const MAX_NESTING = 16
+/** No field takes more than 50 items; longer lists are refused before a schema walks them. */
+export const MAX_LIST_ITEMS = 1_000
+/** C0 controls other than tab, line feed and carriage return, and DEL. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
+
+const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+
+/** What screen() refuses in `input`, as 422 items located under `at`; empty when nothing is. */
+export function screen(input: unknown, at: (string | number)[]): ErrorItem[] {
+  const items: ErrorItem[] = []
+  const loc = [...at]
+  const walk = (v: unknown, depth: number) => {
+    if (typeof v === 'string') {
+      const found = CONTROL.exec(v)
+      if (found) {
+        const msg = 'Input should not contain control characters (U+0000 to U+001F other than tab, line feed and carriage return, or U+007F)'
+        items.push({ type: 'value_error', loc: [...loc], msg, input: v, ctx: { character: codePoint(found[0]), position: found.index } })
+      }
+      return
+    }
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) items.push({ type: 'finite_number', loc: [...loc], msg: 'Input should be a finite number', input: v })
+      return
+    }
+    if (v === null || typeof v !== 'object') return
+    if (depth >= MAX_NESTING) {
+      items.push({ type: 'value_error', loc: [...loc], msg: `Input is nested too deeply: at most ${MAX_NESTING} levels of lists and objects`, input: v, ctx: { max_depth: MAX_NESTING } })
+      return
+    }
+    if (Array.isArray(v)) {
+      if (v.length > MAX_LIST_ITEMS) {
+        const msg = `List should have at most ${MAX_LIST_ITEMS} items, not ${v.length}`
+        items.push({ type: 'too_long', loc: [...loc], msg, input: v, ctx: { max_length: MAX_LIST_ITEMS, actual_length: v.length } })
+        return
+      }
+      for (let i = 0; i < v.length; i++) {
+        loc.push(i)
+        walk(v[i], depth + 1)
+        loc.pop()
+      }
+      return
+    }
+    for (const k of Object.keys(v)) {
+      loc.push(k)
+      walk((v as Record<string, unknown>)[k], depth + 1)
+      loc.pop()
+    }
+  }
+  walk(input, 0)
+  return items
+}
+
 export async function validate<S extends AnySchema>(schema: S, input: unknown, where: Where = 'body'): Promise<InferType<S>> {
+  const refused = screen(input, [where])
+  if (refused.length) throw errors.validation(refused)
   try {
     if (where !== 'body') return await schema.validate(input, { abortEarly: false, stripUnknown: true })
     const valid = await schema.validate(input, { abortEarly: false, strict: true })
     return schema.cast(valid, { stripUnknown: true }) // now the defaults
-
   } catch (e) {
     if (e instanceof ValidationError) throw errors.validation(toItems(e, where))
     throw e
+  }
+}
+
+/**
+ * For router.param: a path segment gets the same screen as a body or query value, so
+ * `/v2/platform/companies/a%00b` is a 422 and never reaches the database. Other
+ * malformed ids stay 404s: the route's lookup finds nothing.
+ */
+export function pathSegment(name: string) {
+  return (value: string, _ctx: Context, next: Next) => {
+    const refused = screen(value, ['path', name])
+    if (refused.length) throw errors.validation(refused)
+    return next()
   }
 }

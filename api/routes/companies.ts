@@ -9,7 +9,7 @@ import { keyed } from '../middleware/keyed.ts'
 import { limitFromQuery, perResult } from '../middleware/metering.ts'
 import { pageEnvelope, pageQuery } from '../schemas/common.ts'
 import { jobQuery } from '../schemas/jobs.ts'
-import { validate } from '../validate.ts'
+import { pathSegment, validate } from '../validate.ts'
 
 /** How many jobs the profile endpoint embeds; the /jobs listing pages through all. */
 export const PROFILE_JOBS = 100
@@ -19,6 +19,8 @@ const MAX_PAGE = 100
 
 export function companyRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/platform/companies' })
+  router.param('company_slug', pathSegment('company_slug'))
+  router.param('job_slug', pathSegment('job_slug'))
 
   const company = async (ctx: Context) => {
     const found = await findCompanyBySlug(db, ctx.params.company_slug)

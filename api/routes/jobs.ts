@@ -5,10 +5,11 @@ import { findJob } from '../../sql/jobs.ts'
 import { errors } from '../errors.ts'
 import { keyed } from '../middleware/keyed.ts'
 import { jobQuery } from '../schemas/jobs.ts'
-import { validate } from '../validate.ts'
+import { pathSegment, validate } from '../validate.ts'
 
 export function jobRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/jobs' })
+  router.param('job_id', pathSegment('job_id'))
 
   router.get('/:job_id', keyed({ meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
     const { return_raw_description } = await validate(jobQuery, ctx.query, 'query')

@@ -36,6 +36,10 @@ export function listParams(query: Context['query']) {
  * become ranges, free-text geo_locations ("Berlin, Germany", "Austin, TX", "Germany")
  * are read like ingest reads locations, and geo_mode/geo_radius/geo_unit become
  * geofilter_params.
+ *
+ * Text that names no place ingest would store ("12345", "Remote") stays a filter, as
+ * the POST body {city: text} would: it matches no job rather than dropping the
+ * location filter. Blank text is an entry without a name, which validation refuses.
  */
 export function queryToBody(q: JobSearchQuery) {
   const { salary_min, salary_max, yoe_min, yoe_max, geo_locations, geo_mode, geo_radius, geo_unit, ...rest } = q
@@ -46,7 +50,9 @@ export function queryToBody(q: JobSearchQuery) {
     body.geo_locations = geo_locations.flatMap((text): { city?: string; region?: string; country?: string }[] => {
       const parsed = parseLocationText(text)
       const found = parsed.locations.map(({ city, region, country }) => ({ city: city ?? undefined, region: region ?? undefined, country: country ?? undefined }))
-      return found.length ? found : parsed.remoteCountries.map((country) => ({ country }))
+      if (found.length) return found
+      if (parsed.remoteCountries.length) return parsed.remoteCountries.map((country) => ({ country }))
+      return [{ city: text }]
     })
   }
   const geo = { mode: geo_mode, radius: geo_radius, unit: geo_unit }
@@ -73,7 +79,7 @@ export function searchRoutes(db: Db) {
 
   // the body is parsed first: the reservation is the requested limit, 1 unit per job
   router.post('/search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromBody(10), MAX_LIMIT) }), async (ctx) => {
-    const body = await validate(jobSearchBody, ctx.request.body ?? {})
+    const body = await validate(jobSearchBody, ctx.request.body)
     const { filters, page } = toSearch(body)
     ctx.body = respond(await searchJobs(db, filters, page), page.page, page.limit)
   })
@@ -90,7 +96,7 @@ export function searchRoutes(db: Db) {
    * an export with this page and limit would cost. It costs nothing itself.
    */
   router.post('/estimate', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {
-    const body = await validate(jobSearchBody, ctx.request.body ?? {})
+    const body = await validate(jobSearchBody, ctx.request.body)
     const { filters, page } = toSearch(body)
     const { total, companies, exact } = await estimateSearch(db, filters)
     const onPage = Math.max(0, Math.min(page.limit, total - (page.page - 1) * page.limit))

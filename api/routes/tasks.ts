@@ -4,9 +4,11 @@ import type { Db } from '../../sql/db.ts'
 import { findTask } from '../../sql/tasks.ts'
 import { errors } from '../errors.ts'
 import { keyed } from '../middleware/keyed.ts'
+import { pathSegment } from '../validate.ts'
 
 export function taskRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/tasks' })
+  router.param('task_id', pathSegment('task_id'))
 
   router.get('/:task_id', keyed(), async (ctx) => {
     const task = await findTask(db, ctx.state.account.id, ctx.params.task_id)
