@@ -2,7 +2,7 @@
 import type { Context, Next } from 'koa'
 
 export const exposedHeaders = [
-  'X-Request-Id', 'X-Billing-Code', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
+  'X-Request-Id', 'X-Correlation-Id', 'X-Billing-Code', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
   'Platform-Usage-Feature', 'Platform-Usage-Meter', 'Platform-Usage-Unit', 'Platform-Usage-Included-Limit',
   'Platform-Usage-Included-Used', 'Platform-Usage-Included-Remaining', 'Platform-Usage-Overage-Used',
   'Platform-Usage-Overage-Mode', 'Platform-Usage-Total-Used', 'Platform-Usage-Period-Start', 'Platform-Usage-Period-End',

@@ -1,26 +1,46 @@
-/** One structured line per request: id, method, route, status, ms, and the account. */
+/**
+ * One structured line per request: id, method, route, status, ms, and the account.
+ *
+ * The request id is always the server's own UUID: metering writes it into the usage
+ * ledger, so a client must not choose it. A client's X-Request-Id (printable ASCII,
+ * at most 128 characters; anything else is dropped) is kept as a correlation id,
+ * logged as correlation_id and echoed in X-Correlation-Id; the response's X-Request-Id
+ * is the server's id.
+ *
+ * The line is written when the response is done, not when the middleware chain
+ * returns: errorHandler runs outside this middleware and sets the status of a
+ * failure after it, so only the response knows what was sent.
+ */
 import { randomUUID } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import type { Logger } from 'pino'
+import { CORRELATION_ID, REQUEST_ID } from '../headers.ts'
+
+const CORRELATION = /^[\x20-\x7e]{1,128}$/
 
 export function requestLog(log: Logger) {
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context, next: Next) => {
     const started = process.hrtime.bigint()
-    const id = ctx.get('x-request-id').slice(0, 100) || randomUUID()
+    const id = randomUUID()
+    const given = ctx.get(REQUEST_ID).trim()
+    const correlationId = CORRELATION.test(given) ? given : null
     ctx.state.requestId = id
-    ctx.set('X-Request-Id', id)
-    try {
-      await next()
-    } finally {
+    ctx.set(REQUEST_ID, id)
+    if (correlationId) ctx.set(CORRELATION_ID, correlationId)
+    ctx.res.once('close', () => {
       log.info({
         req_id: id,
+        ...(correlationId ? { correlation_id: correlationId } : {}),
         method: ctx.method,
         route: ctx._matchedRoute ?? null,
         path: ctx.path,
-        status: ctx.status,
+        status: ctx.res.statusCode,
+        // the client went away before the whole response was written
+        ...(ctx.res.writableFinished ? {} : { aborted: true }),
         ms: Number(process.hrtime.bigint() - started) / 1e6,
         account_id: ctx.state.account?.id ?? null,
       })
-    }
+    })
+    return next()
   }
 }
