@@ -65,7 +65,7 @@ const leased = (db: Db, accountId: string, periodStart: Date) => db`
   coalesce((select sum(l.units) from meter_leases l
     where l.account_id = ${accountId} and l.meter = n.meter and l.period_start = ${periodStart} and l.expires_at > now()), 0)::int`
 
-/** One meter row a holder leases units on, as meter_grant (migration 0003) takes it. */
+/** One meter row a holder leases units on, as meter_grant (migration 0002) takes it. */
 export type GrantItem = {
   key: MeterKey
   /** free units the holder gives back before the grant (after an account change) */

@@ -3,7 +3,7 @@
  * database is asked only to grant more units and, every flushMs (METER_FLUSH_MS, default
  * FLUSH_MS), to record what was charged.
  *
- * A lease is a number of units held in meter_leases (migration 0003) and granted under
+ * A lease is a number of units held in meter_leases (migration 0002) and granted under
  * the meter row's lock out of units nobody has used or leased, so in block mode the
  * units a process can hand out never pass the allowance, whatever other processes
  * do. Locally a row's lease is split into what requests in flight hold (inFlight),

@@ -1,6 +1,12 @@
 -- Usage metering: the plan catalog, per-account billing fields, one meter row per
--- account, meter and period, an append-only ledger of what was charged and refunded,
--- and the rate limiter's counters.
+-- account, meter and period, the leases API processes hold on those rows, an
+-- append-only ledger of what was charged and refunded, the billing_epoch that tells
+-- processes to drop what they cached, and the rate limiter's counters.
+--
+-- No database round trip per request: each API process (a holder) leases units on a
+-- meter row (meter_grant) and admits requests from its lease in memory, then flushes
+-- the settled charges in batches (meter_flush), which move them from its lease to the
+-- row's `used` and write them to the ledger.
 
 -- The spec's plan table. Enterprise and legacy have no rows here: enterprise
 -- allowances are negotiated per account (account_allowances), legacy accounts have none.
@@ -91,36 +97,78 @@ create table account_allowances (
 );
 
 -- One row per account, meter and period. A new period is a new row, so a request in
--- it starts from zero whether or not the monthly job has run. `used` is settled
--- usage (it always equals the sum of the ledger for the row); `reserved` is held by
--- requests in flight and returns to 0 when they finish. The reservation locks this
--- row with SELECT … FOR UPDATE, which is what keeps parallel requests under a cap.
+-- it starts from zero whether or not the monthly job has run. `used` is flushed usage
+-- and always equals the sum of the ledger for the row. What processes hold on the row
+-- is in meter_leases; the row's lock (SELECT … FOR UPDATE) is what a grant, a flush
+-- and a refund take, in one global order, (account, meter, period_start), so they
+-- never deadlock.
 create table usage_meters (
   account_id uuid not null references accounts (id) on delete cascade,
   meter text not null,
   period_start timestamptz not null,
   period_end timestamptz not null,
   used bigint not null default 0 constraint usage_meters_used_check check (used >= 0),
-  reserved bigint not null default 0 constraint usage_meters_reserved_check check (reserved >= 0),
   updated_at timestamptz not null default now(),
   constraint usage_meters_pkey primary key (account_id, meter, period_start)
 );
 
--- Append-only: every settled charge (units > 0) and every refund (units < 0). Rows
--- are never updated; they go only with their account (on delete cascade).
+-- Units a holder leases on a meter row. A lease is granted under the row's lock and
+-- only out of units that no one has used or leased, so parallel holders cannot
+-- overshoot a block-mode cap. What a process holds is visible here, not on the meter
+-- row: a lease that is not renewed expires, so a process that dies gives its units
+-- back on its own.
+create table meter_leases (
+  account_id uuid not null,
+  meter text not null,
+  period_start timestamptz not null,
+  holder uuid not null,
+  -- units held: in-flight reservations, settled charges not yet flushed, and free units
+  units bigint not null constraint meter_leases_units_check check (units >= 0),
+  -- renewed by the holder's flushes; others ignore the lease after this
+  expires_at timestamptz not null,
+  constraint meter_leases_pkey primary key (account_id, meter, period_start, holder),
+  constraint meter_leases_meter_fkey foreign key (account_id, meter, period_start)
+    references usage_meters (account_id, meter, period_start) on delete cascade
+);
+create index meter_leases_holder_idx on meter_leases (holder);
+
+-- Append-only: every charge (units > 0) and every refund (units < 0). A row covers one
+-- meter row, one endpoint and one flush (a refund is a row of its own), with each
+-- request's id, units and time in arrays on it, one element per request, in the
+-- order they were settled. At thousands of metered requests a second, a heap row and
+-- two index entries per request would cost Postgres more than all the rest of
+-- metering; this way a flush writes a few dozen rows. usage_ledger_charges lists the
+-- requests one per row.
+--
+-- No foreign key to accounts: the ledger is the audit trail and outlives the account
+-- (whose meter rows and leases go with it), and a flush's insert is spared a lookup
+-- in accounts per row.
+--
+-- A flush's row carries some dozens of requests, a few KB: toast_tuple_target keeps
+-- it in the heap row rather than compressed and moved to TOAST, which cost more than
+-- the insert.
 create table usage_ledger (
   id bigint generated always as identity primary key,
-  account_id uuid not null references accounts (id) on delete cascade,
+  account_id uuid not null,
   meter text not null,
   period_start timestamptz not null,
   units bigint not null constraint usage_ledger_units_check check (units <> 0),
   kind text not null constraint usage_ledger_kind_check check (kind in ('charge', 'refund')),
-  request_id text,
   endpoint text,
   created_at timestamptz not null default now(),
-  constraint usage_ledger_sign_check check ((kind = 'charge') = (units > 0))
-);
+  requests int not null,
+  request_ids text[] not null,
+  request_units bigint[] not null,
+  request_at_ms bigint[] not null,
+  constraint usage_ledger_sign_check check ((kind = 'charge') = (units > 0)),
+  constraint usage_ledger_requests_check check (requests > 0 and cardinality(request_ids) = requests
+    and cardinality(request_units) = requests and cardinality(request_at_ms) = requests),
+  constraint usage_ledger_request_sign_check check (case when kind = 'charge' then 0 < all (request_units) else 0 > all (request_units) end)
+) with (toast_tuple_target = 8160);
 create index usage_ledger_meter_idx on usage_ledger (account_id, meter, period_start);
+comment on column usage_ledger.units is 'the sum of request_units';
+comment on column usage_ledger.created_at is 'when the row was written (a flush); request_at_ms says when each request was charged';
+comment on column usage_ledger.request_at_ms is 'when each request was charged, in epoch milliseconds (usage_ledger_charges.at as a timestamp)';
 
 create function usage_ledger_append_only() returns trigger language plpgsql as $$
 begin
@@ -128,6 +176,13 @@ begin
 end $$;
 create trigger usage_ledger_append_only before update on usage_ledger
   for each row execute function usage_ledger_append_only();
+
+-- One row per charged or refunded request; (ledger_id, position) orders them as they were settled.
+create view usage_ledger_charges as
+select l.id as ledger_id, c.position, l.account_id, l.meter, l.period_start, l.kind, l.endpoint, c.request_id, c.units,
+  to_timestamp(c.at_ms / 1000.0) as at
+from usage_ledger l
+cross join lateral unnest(l.request_ids, l.request_units, l.request_at_ms) with ordinality as c(request_id, units, at_ms, position);
 
 -- The rate limiter's fixed windows, one row per bucket (key, key+search, IP).
 -- Unlogged: counters for the current minute are not worth a WAL write each, and
@@ -139,247 +194,156 @@ create unlogged table rate_limits (
   hits integer not null
 );
 
--- What an API-key authentication read of an account depends on. The API caches a
--- key's account for a moment and sends this along with every admission; a key that
--- was revoked, or an account whose billing fields changed since, fails the
--- comparison and is authenticated afresh before anything is counted.
-create function billing_fingerprint(a accounts) returns text language sql stable as $$
-  select md5(row(a.plan, a.email, a.payments_customer_id, a.subscription_status, a.period_start, a.period_end,
-    a.trial_start, a.trial_end, a.features)::text)
-$$;
+-- Changes that affect what a cached key or a lease may do. Each API process polls the
+-- sequence (a read that never blocks) and, when it moved, reads keys again and
+-- re-grants its leases against the new allowances. The triggers fire once per
+-- statement: one move tells a process everything it needs, however many rows changed.
+-- A new key or account moves nothing: processes do not cache a key they did not find.
+create sequence billing_epoch;
+create function bump_billing_epoch() returns trigger language plpgsql as $$
+begin
+  perform nextval('billing_epoch');
+  return null;
+end $$;
+create trigger accounts_billing_epoch after update or delete on accounts
+  for each statement execute function bump_billing_epoch();
+create trigger api_keys_billing_epoch after update or delete on api_keys
+  for each statement execute function bump_billing_epoch();
+create trigger account_allowances_billing_epoch after insert or update or delete on account_allowances
+  for each statement execute function bump_billing_epoch();
+create trigger plan_meters_billing_epoch after insert or update or delete on plan_meters
+  for each statement execute function bump_billing_epoch();
 
--- Admission of a batch of requests in one statement (the API gathers the requests that
--- arrive while the previous batch is in the database): check each cached key, count
--- each live request against its rate-limit buckets, and reserve each admitted
--- request's largest cost on its meter row. p_items is a JSON array, in arrival order:
---   k: api key id (null: a JWT, not cached), f: its billing_fingerprint,
---   b, w, l: bucket names, window seconds and limits,
---   a: account id, p: plan, m: meter (null: nothing to reserve), s, e: period bounds, c: cost.
--- One row comes back per item ('stale', 'admitted', 'reserved' or 'refused'), plus one
--- 'rl' row per bucket of a live item (its count in the window including itself).
---
--- Locks are taken in one global order, rate-limit buckets by name, then meter rows by
--- (account, meter, period_start), so batches from several processes never deadlock.
--- Each meter row is locked with SELECT … FOR UPDATE before its requests are decided,
--- one at a time in arrival order: block mode admits a request only when settled plus
--- reserved plus its cost fits the allowance, so parallel requests cannot overshoot.
+-- Grants leases on a batch of meter rows (distinct rows, any order). For each row:
+-- p_release[i] free units go back first, then, in block mode, p_need[i] units are
+-- granted only if that many are free (neither used nor leased by anyone), or up to
+-- p_want[i] out of half of what is free; meter mode and legacy accounts always get
+-- the larger of p_need[i] and p_want[i]. Rows are created when missing and locked in
+-- one global order, (account, meter, period), as meter_flush and refundUsage lock
+-- them, so holders never deadlock. Every lease granted lives p_ttl_seconds.
 -- The allowance follows resolveAllowance() in sql/meters.ts.
-create function meter_admit(p_items jsonb)
-returns table (o_i int, o_kind text, o_j int, o_hits int, o_reset_ms float8,
-  o_used bigint, o_reserved bigint, o_included bigint, o_mode text, o_price text)
+-- Returns, for each row (o_i, its position in the p_ arrays), the units granted, the
+-- row's used, the units other live leases hold, and its allowance.
+create function meter_grant(p_holder uuid, p_ttl_seconds int,
+  p_account uuid[], p_meter text[], p_start timestamptz[], p_end timestamptz[], p_plan text[],
+  p_release bigint[], p_need bigint[], p_want bigint[])
+returns table (o_i int, o_granted bigint, o_used bigint, o_others bigint,
+  o_included bigint, o_mode text, o_price text)
 language plpgsql as $$
 declare
-  n int := jsonb_array_length(p_items);
-  st text[] := array_fill('admitted'::text, array[n]);
   r record;
-  lb text[]; lo int[]; lj int[]; lw int[]; ll int[];
-  ma uuid[]; mm text[]; ms timestamptz[]; me timestamptz[]; mp text[]; mc bigint[]; mo int[];
-  idx int; e int; cnt int; q int; total int;
-  v_hits int; v_reset float8; v_used bigint; v_res bigint; v_changed boolean;
-  v_inc bigint; v_mode text; v_price text;
-  v_rows int; v_missing int; ri int;
-  ra uuid[]; rm text[]; rs timestamptz[]; ru bigint[]; rr bigint[]; rinc bigint[]; rmode text[]; rprice text[]; rchg boolean[];
-  hi int[]; hj int[]; hh int[]; hr float8[]; hl int[];
+  v_used bigint; v_others bigint; v_mine bigint; v_free bigint;
 begin
-  -- 1. cached keys: still live, and the account as it was read
   for r in
-    select t.ord::int as i
-    from jsonb_array_elements(p_items) with ordinality t(x, ord)
-    left join api_keys k on k.id = (t.x->>'k')::uuid
-    left join accounts a on a.id = k.account_id
-    where t.x->>'k' is not null
-      and (k.id is null or k.revoked_at is not null or billing_fingerprint(a) is distinct from t.x->>'f')
+    select t.i::int as i, t.a, t.m, t.s, t.e, t.p, t.rel, t.need, t.want
+    from unnest(p_account, p_meter, p_start, p_end, p_plan, p_release, p_need, p_want)
+      with ordinality as t(a, m, s, e, p, rel, need, want, i)
+    order by t.a, t.m, t.s
   loop
-    st[r.i] := 'stale';
-    o_i := r.i; o_kind := 'stale'; return next;
-  end loop;
-
-  -- 2. rate limits: one upsert for every bucket of the batch, in bucket order; the
-  -- k-th request of the batch on a bucket gets the count before the batch plus k
-  with lines as (
-    select t.ord::int as ord, b.j::int as j, b.bucket,
-      (t.x->'w'->>(b.j::int - 1))::int as w, (t.x->'l'->>(b.j::int - 1))::int as lim
-    from jsonb_array_elements(p_items) with ordinality t(x, ord),
-      jsonb_array_elements_text(coalesce(t.x->'b', '[]')) with ordinality b(bucket, j)
-    where st[t.ord::int] <> 'stale'
-  ), per as (
-    select bucket, max(w) as bw, count(*)::int as bn from lines group by bucket
-  ), up as (
-    insert into rate_limits as rl (bucket, window_end, hits)
-    select bucket, date_bin(make_interval(secs => bw), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => bw), bn
-    from per order by bucket
-    on conflict (bucket) do update set
-      hits = case when excluded.window_end > rl.window_end then excluded.hits else rl.hits + excluded.hits end,
-      window_end = greatest(rl.window_end, excluded.window_end)
-    returning rl.bucket, rl.hits, (extract(epoch from rl.window_end - now()) * 1000)::float8 as reset_ms
-  ), counted as (
-    select l.ord, l.j, l.lim, up.reset_ms,
-      (up.hits - per.bn + row_number() over (partition by l.bucket order by l.ord))::int as hits
-    from lines l join per using (bucket) join up using (bucket)
-  )
-  select array_agg(ord order by ord, j), array_agg(j order by ord, j), array_agg(hits order by ord, j),
-    array_agg(reset_ms order by ord, j), array_agg(lim order by ord, j)
-  into hi, hj, hh, hr, hl
-  from counted;
-  for q in 1..coalesce(array_length(hi, 1), 0) loop
-    o_i := hi[q]; o_kind := 'rl'; o_j := hj[q]; o_hits := hh[q]; o_reset_ms := hr[q];
-    return next;
-    if hh[q] > hl[q] then st[hi[q]] := 'limited'; end if;
-  end loop;
-  o_j := null; o_hits := null; o_reset_ms := null;
-
-  -- 3. reservations, meter row by meter row
-  select array_agg((t.x->>'a')::uuid order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
-    array_agg(t.x->>'m' order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
-    array_agg((t.x->>'s')::timestamptz order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
-    array_agg((t.x->>'e')::timestamptz order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
-    array_agg(t.x->>'p' order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
-    array_agg((t.x->>'c')::bigint order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord),
-    array_agg(t.ord::int order by (t.x->>'a')::uuid, t.x->>'m', (t.x->>'s')::timestamptz, t.ord)
-  into ma, mm, ms, me, mp, mc, mo
-  from jsonb_array_elements(p_items) with ordinality t(x, ord)
-  where st[t.ord::int] = 'admitted' and t.x->>'m' is not null and (t.x->>'c')::bigint > 0;
-  total := coalesce(array_length(ma, 1), 0);
-  idx := 1;
-
-  -- the usual case, every row already there: lock them all in one statement, in order
-  -- (the rows are locked after sorting), decide, and write them back in one statement.
-  -- A row missing (a period's first request) takes the row-by-row path below, which
-  -- creates and locks rows in the same order.
-  if total > 0 then
-    select count(*), count(*) filter (where not exists (
-        select 1 from usage_meters m where m.account_id = d.a and m.meter = d.m and m.period_start = d.s))
-    into v_rows, v_missing
-    from (select distinct a, m, s from unnest(ma, mm, ms) as u(a, m, s)) d;
-  end if;
-  if total > 0 and v_missing = 0 then
-    select array_agg(account_id order by account_id, meter, period_start), array_agg(meter order by account_id, meter, period_start),
-      array_agg(period_start order by account_id, meter, period_start), array_agg(used order by account_id, meter, period_start),
-      array_agg(reserved order by account_id, meter, period_start), array_agg(inc order by account_id, meter, period_start),
-      array_agg(mode order by account_id, meter, period_start), array_agg(price order by account_id, meter, period_start)
-    into ra, rm, rs, ru, rr, rinc, rmode, rprice
-    from (
-      select m.account_id, m.meter, m.period_start, m.used, m.reserved,
-        case when d.p = 'legacy' then null when aa.overage_mode is not null then aa.included when pm.overage_mode is not null then pm.included else 0 end as inc,
-        case when d.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_mode when pm.overage_mode is not null then pm.overage_mode else 'block' end as mode,
-        case when d.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_cents_per_unit::text when pm.overage_mode is not null then pm.overage_cents_per_unit::text end as price
-      from (select a, m, s, max(p) as p from unnest(ma, mm, ms, mp) as u(a, m, s, p) group by a, m, s) d
-      join usage_meters m on m.account_id = d.a and m.meter = d.m and m.period_start = d.s
-      left join account_allowances aa on aa.account_id = d.a and aa.meter = d.m
-      left join plan_meters pm on pm.plan_key = d.p and pm.meter = d.m
-      order by m.account_id, m.meter, m.period_start
-      for update of m
-    ) locked;
-    if coalesce(array_length(ra, 1), 0) = v_rows then
-      rchg := array_fill(false, array[v_rows]);
-      ri := 1;
-      for q in 1..total loop
-        while not (ra[ri] = ma[q] and rm[ri] = mm[q] and rs[ri] = ms[q]) loop ri := ri + 1; end loop;
-        if rmode[ri] is distinct from 'block' or ru[ri] + rr[ri] + mc[q] <= rinc[ri] then
-          rr[ri] := rr[ri] + mc[q];
-          rchg[ri] := true;
-          st[mo[q]] := 'reserved';
-        else
-          st[mo[q]] := 'refused';
-        end if;
-        o_i := mo[q]; o_kind := st[mo[q]]; o_used := ru[ri]; o_reserved := rr[ri];
-        o_included := rinc[ri]; o_mode := rmode[ri]; o_price := rprice[ri];
-        return next;
-      end loop;
-      update usage_meters m set reserved = u.r, updated_at = now()
-      from unnest(ra, rm, rs, rr, rchg) as u(a, m, s, r, chg)
-      where u.chg and m.account_id = u.a and m.meter = u.m and m.period_start = u.s;
-      total := 0; -- decided: skip the row-by-row path
-    end if;
-    -- a row deleted meanwhile (its account removed): the row-by-row path below, which
-    -- takes the remaining locks in order too
-  end if;
-
-  while idx <= total loop
-    e := idx;
-    while e < total and ma[e + 1] = ma[idx] and mm[e + 1] = mm[idx] and ms[e + 1] = ms[idx] loop e := e + 1; end loop;
-    select m.used, m.reserved into v_used, v_res from usage_meters m
-    where m.account_id = ma[idx] and m.meter = mm[idx] and m.period_start = ms[idx]
+    insert into usage_meters (account_id, meter, period_start, period_end)
+    values (r.a, r.m, r.s, r.e) on conflict do nothing;
+    select um.used into v_used from usage_meters um
+    where um.account_id = r.a and um.meter = r.m and um.period_start = r.s
     for update;
-    if not found then
-      insert into usage_meters (account_id, meter, period_start, period_end)
-      values (ma[idx], mm[idx], ms[idx], me[idx]) on conflict do nothing;
-      select m.used, m.reserved into v_used, v_res from usage_meters m
-      where m.account_id = ma[idx] and m.meter = mm[idx] and m.period_start = ms[idx]
-      for update;
-    end if;
-    -- the allowance: negotiated, else the plan's; legacy uncapped; else closed
-    select case when mp[idx] = 'legacy' then null when aa.overage_mode is not null then aa.included when pm.overage_mode is not null then pm.included else 0 end,
-      case when mp[idx] = 'legacy' then null when aa.overage_mode is not null then aa.overage_mode when pm.overage_mode is not null then pm.overage_mode else 'block' end,
-      case when mp[idx] = 'legacy' then null when aa.overage_mode is not null then aa.overage_cents_per_unit::text when pm.overage_mode is not null then pm.overage_cents_per_unit::text end
-    into v_inc, v_mode, v_price
-    from (select 1) one
-    left join account_allowances aa on aa.account_id = ma[idx] and aa.meter = mm[idx]
-    left join plan_meters pm on pm.plan_key = mp[idx] and pm.meter = mm[idx];
-    v_changed := false;
-    for q in idx..e loop
-      if v_mode is distinct from 'block' or v_used + v_res + mc[q] <= v_inc then
-        v_res := v_res + mc[q];
-        v_changed := true;
-        st[mo[q]] := 'reserved';
-      else
-        st[mo[q]] := 'refused';
-      end if;
-      o_i := mo[q]; o_kind := st[mo[q]]; o_used := v_used; o_reserved := v_res;
-      o_included := v_inc; o_mode := v_mode; o_price := v_price;
-      return next;
-    end loop;
-    if v_changed then
-      update usage_meters set reserved = v_res, updated_at = now()
-      where account_id = ma[idx] and meter = mm[idx] and period_start = ms[idx];
-    end if;
-    idx := e + 1;
-  end loop;
-  o_used := null; o_reserved := null; o_included := null; o_mode := null; o_price := null;
 
-  -- live requests with nothing to reserve (and rate-limited ones: their rl rows tell)
-  for q in 1..n loop
-    if st[q] in ('admitted', 'limited') then o_i := q; o_kind := st[q]; return next; end if;
+    select case when r.p = 'legacy' then null when aa.overage_mode is not null then aa.included when pm.overage_mode is not null then pm.included else 0 end,
+      case when r.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_mode when pm.overage_mode is not null then pm.overage_mode else 'block' end,
+      case when r.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_cents_per_unit::text when pm.overage_mode is not null then pm.overage_cents_per_unit::text end
+    into o_included, o_mode, o_price
+    from (select 1) one
+    left join account_allowances aa on aa.account_id = r.a and aa.meter = r.m
+    left join plan_meters pm on pm.plan_key = r.p and pm.meter = r.m;
+
+    if r.rel > 0 then
+      update meter_leases set units = greatest(0, units - r.rel)
+      where account_id = r.a and meter = r.m and period_start = r.s and holder = p_holder;
+    end if;
+    select coalesce(sum(l.units) filter (where l.holder <> p_holder and l.expires_at > now()), 0),
+      coalesce(sum(l.units) filter (where l.holder = p_holder), 0)
+    into v_others, v_mine
+    from meter_leases l
+    where l.account_id = r.a and l.meter = r.m and l.period_start = r.s;
+
+    if o_mode = 'block' then
+      v_free := o_included - v_used - v_others - v_mine;
+      -- at most half of what is free, so other holders are left some
+      o_granted := case when v_free >= r.need then greatest(r.need, least(r.want, v_free / 2)) else 0 end;
+    else
+      o_granted := greatest(r.need, r.want);
+    end if;
+    if o_granted > 0 then
+      insert into meter_leases as l (account_id, meter, period_start, holder, units, expires_at)
+      values (r.a, r.m, r.s, p_holder, o_granted, now() + make_interval(secs => p_ttl_seconds))
+      on conflict (account_id, meter, period_start, holder) do update
+        set units = l.units + excluded.units, expires_at = excluded.expires_at;
+    end if;
+    o_i := r.i; o_used := v_used; o_others := v_others;
+    return next;
   end loop;
 end $$;
 
--- Settlement of a batch: each item turns its reservation (r) into a charge of u units
--- (u <= r; 0 releases it all), locking meter rows in the same order as meter_admit.
--- Every charge is written to the ledger in the same statement. Items: a, m, s, r, u,
--- q (request id), ep (endpoint). Returns each item's row as it stands after the batch.
-create function meter_settle(p_items jsonb)
-returns table (o_i int, o_used bigint, o_reserved bigint)
+-- Flushes a holder's settled usage (sql/meters.ts flushUsage). For each of its meter
+-- rows (distinct rows, any order): p_units[i] settled units move from its lease to
+-- used, and p_release[i] free units are given back. Charges arrive in groups, one
+-- per ledger row: group k is on row p_group_item[k] of the p_ arrays, from endpoint
+-- p_group_endpoint[k], and holds the next p_group_count[k] elements of
+-- p_charge_units, p_charge_at (epoch milliseconds) and p_charge_request: plain
+-- arrays, sliced straight into the ledger's array columns with nothing parsed per
+-- charge, as there are thousands a second.
+-- Every lease of the holder is renewed for p_ttl_seconds (a lease renewed within the
+-- last third of that is left as it is), and leases left with no units are deleted.
+-- Group and charge arrays whose lengths do not add up raise an error before anything
+-- is written.
+-- Returns each row's used and the units other holders lease on it, after the flush.
+create function meter_flush(p_holder uuid, p_ttl_seconds int,
+  p_account uuid[], p_meter text[], p_start timestamptz[], p_units bigint[], p_release bigint[],
+  p_group_item int[], p_group_endpoint text[], p_group_count int[],
+  p_charge_units bigint[], p_charge_at bigint[], p_charge_request text[])
+returns table (o_i int, o_used bigint, o_others bigint)
 language plpgsql as $$
 declare
-  ia int[]; iu bigint[]; ir bigint[]; k int;
+  v_charges int := coalesce((select sum(n) from unnest(p_group_count) n), 0);
 begin
-  -- lock the batch's rows in meter_admit's order first
-  perform 1 from (
-    select m.account_id from usage_meters m
-    join (select distinct (t.x->>'a')::uuid as a, t.x->>'m' as mt, (t.x->>'s')::timestamptz as ps
-          from jsonb_array_elements(p_items) t(x)) d
-      on m.account_id = d.a and m.meter = d.mt and m.period_start = d.ps
-    order by m.account_id, m.meter, m.period_start
-    for update of m
-  ) locked;
-  with items as (
-    select t.ord::int as ord, (t.x->>'a')::uuid as a, t.x->>'m' as mt, (t.x->>'s')::timestamptz as ps,
-      (t.x->>'u')::bigint as units, (t.x->>'r')::bigint as res, t.x->>'q' as req, t.x->>'ep' as ep
-    from jsonb_array_elements(p_items) with ordinality t(x, ord)
-  ), sums as (
-    select a, mt, ps, sum(units) as units, sum(res) as res from items group by a, mt, ps
-  ), up as (
-    update usage_meters m set used = m.used + sums.units, reserved = m.reserved - sums.res, updated_at = now()
-    from sums where m.account_id = sums.a and m.meter = sums.mt and m.period_start = sums.ps
-    returning m.account_id, m.meter, m.period_start, m.used, m.reserved
-  ), charged as (
-    insert into usage_ledger (account_id, meter, period_start, units, kind, request_id, endpoint)
-    select a, mt, ps, units, 'charge', req, ep from items where units > 0 order by ord
-  )
-  select array_agg(i.ord), array_agg(up.used), array_agg(up.reserved) into ia, iu, ir
-  from items i join up on up.account_id = i.a and up.meter = i.mt and up.period_start = i.ps;
-  for k in 1..coalesce(array_length(ia, 1), 0) loop
-    o_i := ia[k]; o_used := iu[k]; o_reserved := ir[k];
-    return next;
-  end loop;
+  if cardinality(p_group_endpoint) <> cardinality(p_group_item) or cardinality(p_group_count) <> cardinality(p_group_item)
+    or cardinality(p_charge_units) <> v_charges or cardinality(p_charge_at) <> v_charges or cardinality(p_charge_request) <> v_charges then
+    raise exception 'meter_flush: % charges in groups, but % units, % times and % request ids',
+      v_charges, cardinality(p_charge_units), cardinality(p_charge_at), cardinality(p_charge_request);
+  end if;
+
+  -- meter_grant's lock order
+  perform 1 from usage_meters um
+  join unnest(p_account, p_meter, p_start) as d(a, m, s) on um.account_id = d.a and um.meter = d.m and um.period_start = d.s
+  order by um.account_id, um.meter, um.period_start
+  for update of um;
+
+  update usage_meters um set used = um.used + d.u, updated_at = now()
+  from unnest(p_account, p_meter, p_start, p_units) as d(a, m, s, u)
+  where d.u <> 0 and um.account_id = d.a and um.meter = d.m and um.period_start = d.s;
+
+  update meter_leases l set units = greatest(0, l.units - d.u - d.r)
+  from unnest(p_account, p_meter, p_start, p_units, p_release) as d(a, m, s, u, r)
+  where l.holder = p_holder and l.account_id = d.a and l.meter = d.m and l.period_start = d.s;
+
+  -- renewing a lease is a row update: only those past a third of their life
+  update meter_leases set expires_at = now() + make_interval(secs => p_ttl_seconds)
+  where holder = p_holder and expires_at < now() + make_interval(secs => p_ttl_seconds * 2 / 3);
+  delete from meter_leases where holder = p_holder and units = 0;
+
+  insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
+  select p_account[g.item], p_meter[g.item], p_start[g.item],
+    (select sum(u) from unnest(p_charge_units[g.last - g.n + 1 : g.last]) u), 'charge', g.endpoint, g.n,
+    p_charge_request[g.last - g.n + 1 : g.last], p_charge_units[g.last - g.n + 1 : g.last], p_charge_at[g.last - g.n + 1 : g.last]
+  from (
+    select c.item, c.endpoint, c.n, c.k, sum(c.n) over (order by c.k) as last
+    from unnest(p_group_item, p_group_endpoint, p_group_count) with ordinality as c(item, endpoint, n, k)
+  ) g
+  order by g.k;
+
+  return query
+  select d.i::int, um.used,
+    coalesce((select sum(l.units) from meter_leases l
+      where l.account_id = d.a and l.meter = d.m and l.period_start = d.s
+        and l.holder <> p_holder and l.expires_at > now()), 0)::bigint
+  from unnest(p_account, p_meter, p_start) with ordinality as d(a, m, s, i)
+  join usage_meters um on um.account_id = d.a and um.meter = d.m and um.period_start = d.s;
 end $$;
