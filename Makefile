@@ -1,6 +1,6 @@
 # Every target works on a fresh clone: `make run` installs what it needs first.
 SHELL := /bin/bash
-.PHONY: run test test-embedded test-pg pg migrate ingest expire seed bench lint install
+.PHONY: run test test-embedded test-pg pg migrate ingest expire seed bench lint install schema
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -24,6 +24,10 @@ pg:
 
 migrate: node_modules
 	npm run migrate
+
+## Regenerate sql/schema.sql from the migrations (a scratch database on DATABASE_URL's server, or the local one)
+schema: node_modules
+	bash sql/dump-schema.sh
 
 ingest: node_modules
 	@test -n "$(FILE)" || { echo "usage: make ingest FILE=path/to/postings.jsonl"; exit 2; }

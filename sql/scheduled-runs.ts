@@ -1,4 +1,4 @@
-/** Claims of scheduled instants: one process enqueues each (migration 0003). */
+/** Claims of scheduled instants: one process enqueues each (migration 0003_processes). */
 import type { Db } from './db.ts'
 
 /** True for the first claim of this queue's instant, false for every later one. */
