@@ -15,11 +15,12 @@ import { convertSchema } from '@sodaru/yup-to-json-schema'
 import type { AnyObjectSchema, SchemaDescription, SchemaFieldDescription } from 'yup'
 import pkg from '../package.json' with { type: 'json' }
 import { PROFILE_JOBS } from './routes/companies.ts'
-import { MAX_DEPTH, pageQuery } from './schemas/common.ts'
+import { FIRST_DATE, MAX_DEPTH, pageQuery } from './schemas/common.ts'
 import { jobQuery } from './schemas/jobs.ts'
-import { jobSearchBody, jobSearchQuery, MAX_LIMIT } from './schemas/search.ts'
+import { jobSearchBody, jobSearchQuery, MAX_DAYS_AGO, MAX_LIMIT, MAX_RADIUS, MAX_SALARY, MAX_YOE } from './schemas/search.ts'
 import { LIST_PARAMS } from './routes/search.ts'
 import { subindustriesQuery } from './schemas/reference.ts'
+import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 
 /**
@@ -84,6 +85,14 @@ const tags = [
 const rawDescriptionDoc =
   'Optional. The string `true` adds `description_raw` (the original HTML from the source) to the record; `false` or absent leaves it out. Any other value is a 422.'
 
+const bodyDoc =
+  '**The body** is a JSON object sent with `Content-Type: application/json` (or any `+json` type). Any other content type, such as the form encoding `curl -d` sends, is a 415; ' +
+  'a JSON value that is not an object (`null`, a list, a number) is a 422 `dict_type` at `["body"]`. Both are refused before the key is checked and cost nothing. ' +
+  'An empty body, with or without a content type, means `{}`.'
+
+const controlInPath = 'A path segment holds a control character (loc `["path", name]`)'
+const unsupportedBody = 'The body has content but is not JSON (e.g. form-encoded or text/plain); nothing is charged'
+
 const searchDoc = [
   'Lexical search over live jobs with the shared filter set. Every field is optional; filters combine with AND.',
   '',
@@ -95,13 +104,19 @@ const searchDoc = [
   '**Geo**: each `geo_locations` entry is resolved with the ingest gazetteer. `geofilter_params` is one object for all entries or a list, one per entry. `strict`: exact city/region/country;',
   '`weak`: within `radius` (`unit` mi, km or degrees; default 25 mi) of the place; `box`: inside the place\'s bounding box, or a square of the radius around a city; `auto` (default): strict for',
   'country-only or region-only entries, weak for cities. A remote job scoped to a country matches that country. A field named `locations` is ignored.',
+  'A place never widens a search: an entry with no city, region or country (`{}`, or only blank names) is a 422 (`value_error`); a place the gazetteer does not know is matched by',
+  'its names exactly, so `{"country": "Atlantis"}` or `{"city": "12345"}` matches no job rather than being dropped.',
   '',
   '**Aliases**: `On-site` = `In-Person`; `Contract` matches `Contract / Temporary`; `job_type` is accepted as well as `job_types`. Unknown `industry`/`sub_industry` values are a 422 naming the field.',
   '`salary` {min, max} compares annualized amounts, in `currency` when given; `yoe` {min, max} overlaps the job\'s range; `include_no_salary`/`include_yoe` (strings) keep jobs that state none.',
-  '`date_posted` and `days_ago` mean on or after. String flags must be the strings `"true"` or `"false"`; a JSON boolean is a 422 (string_type).',
+  `\`date_posted\` and \`days_ago\` mean on or after. \`date_posted\` is a real calendar day as YYYY-MM-DD from ${FIRST_DATE} on (\`2026-02-31\` is a 422 \`date_parsing\`, \`0000-01-01\` a 422 \`greater_than_equal\`). String flags must be the strings \`"true"\` or \`"false"\`; a JSON boolean is a 422 (string_type).`,
+  '',
+  `**Bounds**: every number has one: \`salary\` ${MAX_SALARY.toLocaleString('en-US')}, \`yoe\` ${MAX_YOE}, \`days_ago\` ${MAX_DAYS_AGO}, \`radius\` ${MAX_RADIUS}, \`page\` ${MAX_DEPTH}; a number JSON reads as infinite (\`1e309\`) is a 422 \`finite_number\`.`,
   '',
   `**Sorting**: \`relevance\` (default; text rank with title > skills and technologies > description, recency breaking ties; date when there is no text), \`date_posted\`, \`salary\`, \`company\`, \`yoe\`, each \`asc\` or \`desc\`. An unknown sort_by is ignored. The order is stable across pages.`,
   `**Paging**: \`limit\` 1 to ${MAX_LIMIT} (default 10), \`page\` from 1, and page × limit at most ${MAX_DEPTH}. total_count is exact up to 1,000 and estimated beyond (meta.count says which).`,
+  '',
+  bodyDoc,
 ].join('\n')
 
 export const routeDocs: RouteDoc[] = [
@@ -115,6 +130,7 @@ export const routeDocs: RouteDoc[] = [
     auth: 'key',
     body: jobSearchBody,
     response: 'JobSearchPage',
+    errors: { 415: unsupportedBody },
   },
   {
     method: 'get',
@@ -125,7 +141,9 @@ export const routeDocs: RouteDoc[] = [
       `Lists are repeated parameters (\`job_titles=engineer&job_titles=designer\`); nothing is split on commas. These take lists: ${LIST_PARAMS.join(', ')}. ` +
       'Ranges are `salary_min`, `salary_max`, `yoe_min`, `yoe_max`. `geo_locations` is free text, one place per parameter ' +
       '(`geo_locations=Berlin, Germany`, `geo_locations=Austin, TX`, `geo_locations=Germany`), resolved with the same gazetteer as ingest; ' +
-      '`geo_mode`, `geo_radius` and `geo_unit` are the geofilter_params. Every other field keeps its name.',
+      '`geo_mode`, `geo_radius` and `geo_unit` are the geofilter_params. Every other field keeps its name. ' +
+      'Text that names no place is a filter all the same, as `{"city": text}` would be in the body: `geo_locations=12345` or `geo_locations=Remote` matches no job ' +
+      '(use `location_types=Remote` for remote jobs; `Remote - US` is read as the United States). Blank text is a 422, as `{}` is in the body.',
     tags: ['Jobs'],
     auth: 'key',
     query: jobSearchQuery,
@@ -137,11 +155,13 @@ export const routeDocs: RouteDoc[] = [
     summary: 'Size a search (free)',
     description:
       'A dry run of `POST /v2/jobs/search` with the same body: the would-be `total_count` and `company_count`, and the units a search ' +
-      '(this page and limit) or an export (this limit) would cost. It costs 0 and keeps working when the jobs meter is at its cap.',
+      '(this page and limit) or an export (this limit) would cost. It costs 0 and keeps working when the jobs meter is at its cap.\n\n' +
+      bodyDoc,
     tags: ['Jobs'],
     auth: 'key',
     body: jobSearchBody,
     response: 'JobEstimate',
+    errors: { 415: unsupportedBody },
   },
   {
     method: 'get',
@@ -172,7 +192,7 @@ export const routeDocs: RouteDoc[] = [
     metered: true,
     params: { company_slug: 'The company\'s `company_slug`' },
     response: 'CompanyWithJobs',
-    errors: { 404: 'No company has this slug' },
+    errors: { 404: 'No company has this slug', 422: controlInPath },
   },
   {
     method: 'get',
@@ -180,7 +200,7 @@ export const routeDocs: RouteDoc[] = [
     summary: 'List a company\'s live jobs',
     description:
       'A page of the company\'s live jobs (expired ones are left out), newest first, with the distinct categories of its live jobs. ' +
-      '`limit` is 1 to 100, default 10; `page` starts at 1.',
+      `\`limit\` is 1 to 100, default 10; \`page\` starts at 1, and page × limit is at most ${MAX_DEPTH}.`,
     tags: ['Companies'],
     auth: 'key',
     metered: true,
@@ -219,7 +239,7 @@ export const routeDocs: RouteDoc[] = [
     auth: 'key',
     params: { task_id: 'The task `id` (a UUID)' },
     response: 'Task',
-    errors: { 404: 'No task with this id belongs to the calling account' },
+    errors: { 404: 'No task with this id belongs to the calling account', 422: controlInPath },
   },
 
   // Billing
@@ -415,6 +435,11 @@ const rateLimitHeaders: Record<string, Header> = {
   'X-RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
 }
 
+const requestIdHeaders: Record<string, Header> = {
+  'X-Request-Id': { description: 'The id the server gave this request (a UUID); usage records name requests by it', schema: { type: 'string', format: 'uuid' } },
+  'X-Correlation-Id': { description: 'The X-Request-Id the client sent, when it was printable ASCII of at most 128 characters', schema: { type: 'string' } },
+}
+
 const usageHeaders: Record<string, Header> = Object.fromEntries(
   [
     ['Feature', 'Feature of the route, e.g. jobs_api'],
@@ -527,7 +552,7 @@ function responses(route: RouteDoc) {
   const limited = route.auth !== 'none' || route.ipLimited
   out[route.okStatus ?? 200] = {
     description: route.responseDescription ?? 'OK',
-    ...(limited ? { headers: { ...rateLimitHeaders, ...(route.metered ? usageHeaders : {}) } } : {}),
+    headers: { ...requestIdHeaders, ...(limited ? { ...rateLimitHeaders, ...(route.metered ? usageHeaders : {}) } : {}) },
     content: typeof body === 'object' && 'content' in body ? body.content : json(refOrInline(body as SchemaName | JsonSchema)),
   }
   if (route.auth !== 'none') out[401] = responseRef(route.auth === 'signin' ? 'SignInRequired' : 'Unauthorized')
@@ -578,7 +603,13 @@ export function buildOpenApi(routes: RouteDoc[] = routeDocs) {
       description:
         'Job postings and hiring companies with structured fields. Data endpoints need an API key in the `x-api-key` header; ' +
         'the reference lists, health check and this documentation do not. Every error body is `{"detail": ...}`: a string, ' +
-        'or for 422 an array of `{type, loc, msg, input, ctx?}` items.',
+        'or for 422 an array of `{type, loc, msg, input, ctx?}` items.\n\n' +
+        `**Input** that no field may hold is a 422 wherever it appears (body, query or path): control characters (U+0000 to U+001F other than tab, line feed and carriage return, and U+007F), ` +
+        `lists and objects nested more than ${MAX_NESTING} levels deep, lists of more than ${MAX_LIST_ITEMS} items. ` +
+        'A 422 lists at most 20 items (a last `too_many_errors` item counts the rest) and echoes a bounded `input`: strings cut after 100 characters, ' +
+        'lists after 10 items and objects after 10 keys, each with a marker saying how much was left out, and containers below the third level summarized.\n\n' +
+        '**Request ids**: every response carries `X-Request-Id`, a UUID the server generates; usage records name requests by it. A client\'s own ' +
+        '`X-Request-Id` (printable ASCII, at most 128 characters) is kept as a correlation id: logged with the request and echoed in `X-Correlation-Id`.',
     },
     tags,
     paths,

@@ -384,14 +384,22 @@ const HTTPError = record({ detail: str() }, { examples: [{ detail: 'Job not foun
 const ValidationErrorItem: JsonSchema = {
   type: 'object',
   properties: {
-    type: str('e.g. missing, string_type, int_type, list_type, enum, greater_than_equal, value_error, json_invalid'),
+    type: str(
+      'e.g. missing, string_type, int_type, list_type, dict_type, enum, greater_than_equal, less_than_equal, too_long, string_too_long, ' +
+        'finite_number, date_parsing, value_error, json_invalid; too_many_errors for the last item when more than 20 were found',
+    ),
     loc: {
       type: 'array',
       items: { type: ['string', 'integer'] },
       description: 'Where: body, query or path, then the field path, e.g. ["body", "job_titles", 0]',
     },
     msg: str(),
-    input: { description: 'The rejected value; null when missing' },
+    input: {
+      description:
+        'The rejected value; null when missing. Bounded: strings cut after 100 characters, lists after 10 items and objects after 10 keys ' +
+        '(each with a marker such as "… 9990 more items"), containers below the third level summarized ("[list of 3 items]"), at most 50 values in all; ' +
+        'Infinity and NaN as text',
+    },
     ctx: { type: 'object', description: 'Details for some types, e.g. {ge: 1} or {expected: "..."}' },
   },
   required: ['type', 'loc', 'msg', 'input'],
