@@ -19,7 +19,7 @@ export class AppError extends Error {
 }
 
 /** At most this many items in a 422; the rest are counted in one last item. */
-export const MAX_ITEMS = 20
+const MAX_ITEMS = 20
 
 export const errors = {
   notFound: (what: string) => new AppError(404, `${what} not found`),
@@ -31,7 +31,7 @@ export const errors = {
    */
   validation: (items: ErrorItem[]) => {
     const sorted = [...items].sort((a, b) => a.loc.length - b.loc.length)
-    const shown = sorted.slice(0, MAX_ITEMS).map((i) => ({ ...i, msg: clipString(i.msg, MAX_MSG), input: clip(i.input) }))
+    const shown = sorted.slice(0, MAX_ITEMS).map((i) => ({ ...i, msg: clipString(i.msg, CLIP.msg), input: clip(i.input) }))
     const more = sorted.length - shown.length
     if (more > 0) shown.push({ type: 'too_many_errors', loc: sorted[MAX_ITEMS].loc.slice(0, 1), msg: `${more} more errors not shown`, input: null })
     return new AppError(422, shown)
@@ -109,12 +109,8 @@ export async function errorHandler(ctx: Context, next: Next) {
   }
 }
 
-const MAX_MSG = 500
-const MAX_STRING = 100
-const MAX_LIST = 10
-const MAX_KEYS = 10
-const MAX_NODES = 50
-const MAX_DEPTH = 3
+/** How much of a rejected value a 422 echoes (see clip). */
+const CLIP = { msg: 500, string: 100, items: 10, keys: 10, values: 50, depth: 3 }
 
 const clipString = (s: string, max: number) => (s.length > max ? `${s.slice(0, max)}… (${s.length} characters)` : s)
 
@@ -127,23 +123,23 @@ const clipString = (s: string, max: number) => (s.length > max ? `${s.slice(0, m
  * deep the input was.
  */
 export function clip(value: unknown): unknown {
-  let budget = MAX_NODES
+  let budget = CLIP.values
   const summary = (v: object) => (Array.isArray(v) ? `[list of ${v.length} items]` : `{object with ${Object.keys(v).length} keys}`)
   const walk = (v: unknown, depth: number): unknown => {
     budget--
-    if (typeof v === 'string') return clipString(v, MAX_STRING)
+    if (typeof v === 'string') return clipString(v, CLIP.string)
     if (typeof v === 'number') return Number.isFinite(v) ? v : String(v)
     if (typeof v === 'boolean' || v === null) return v
     if (typeof v !== 'object') return v === undefined ? null : String(v)
-    if (depth >= MAX_DEPTH || budget <= 0) return summary(v)
+    if (depth >= CLIP.depth || budget <= 0) return summary(v)
     if (Array.isArray(v)) {
-      const head = v.slice(0, MAX_LIST).map((x) => (budget > 0 ? walk(x, depth + 1) : '…'))
-      return v.length > MAX_LIST ? [...head, `… ${v.length - MAX_LIST} more items`] : head
+      const head = v.slice(0, CLIP.items).map((x) => (budget > 0 ? walk(x, depth + 1) : '…'))
+      return v.length > CLIP.items ? [...head, `… ${v.length - CLIP.items} more items`] : head
     }
     const entries = Object.entries(v)
     const out: Record<string, unknown> = {}
-    for (const [k, x] of entries.slice(0, MAX_KEYS)) out[clipString(k, MAX_STRING)] = budget > 0 ? walk(x, depth + 1) : '…'
-    if (entries.length > MAX_KEYS) out['…'] = `${entries.length - MAX_KEYS} more keys`
+    for (const [k, x] of entries.slice(0, CLIP.keys)) out[clipString(k, CLIP.string)] = budget > 0 ? walk(x, depth + 1) : '…'
+    if (entries.length > CLIP.keys) out['…'] = `${entries.length - CLIP.keys} more keys`
     return out
   }
   return walk(value, 0)
