@@ -1,16 +1,18 @@
 /**
  * The embedded database: PGlite (Postgres compiled to WASM) with pgvector and the
- * contrib extensions the schema uses, served on a loopback port through
- * pglite-socket so the app, pg-boss and psql speak the ordinary wire protocol to it.
+ * contrib extensions the schema uses, served on a loopback port so the app, pg-boss
+ * and psql speak the ordinary wire protocol to it.
  *
- * PGlite is one backend session. pglite-socket multiplexes clients onto it, but its
- * queue only keeps a client's messages together inside an explicit transaction, so
- * two clients' extended-protocol batches (Parse/Bind/Execute … Sync) could interleave
- * and steal each other's unnamed portal ("portal \"\" does not exist"). SessionQueue
- * below hands the session to one client from its first message until its Sync (or
- * simple Query) completes with no transaction open.
+ * PGlite is one backend session. SessionServer lends it to one client at a time:
+ * from the client's first message until the backend answers ReadyForQuery with no
+ * transaction open (after a Sync, a simple Query, or startup).
+ * Another client's extended-protocol batch (Parse/Bind/Execute … Sync) therefore
+ * never lands inside this one's, where it would replace the unnamed portal ("portal
+ * \"\" does not exist") or run inside its transaction. It uses PGlite's public API
+ * only; docs/embedded-database.md says what clients still share.
  */
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { vector } from '@electric-sql/pglite-pgvector'
@@ -18,95 +20,222 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { cube } from '@electric-sql/pglite/contrib/cube'
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket'
 
-type Item = {
-  handlerId: number
-  message: Uint8Array
-  onData: (data: Uint8Array) => void
-  resolve: (n: number) => void
-  reject: (e: unknown) => void
+// Untyped requests a client may send before its startup packet (first int: length, second: code)
+const SSL_REQUEST = 80877103
+const GSSENC_REQUEST = 80877104
+const CANCEL_REQUEST = 80877102
+const MAX_STARTUP = 10_000
+
+const TERMINATE = 0x58 // 'X'
+const READY_FOR_QUERY = 0x5a // 'Z'
+const IDLE = 0x49 // 'I': ReadyForQuery's status outside a transaction block
+/** Sync, Query, FunctionCall: the backend answers each with ReadyForQuery. */
+const TURN_ENDS = new Set([0x53, 0x51, 0x46])
+
+const frame = (type: string, body: string) => {
+  const bytes = Buffer.alloc(5 + Buffer.byteLength(body))
+  bytes.write(type, 0, 'latin1')
+  bytes.writeInt32BE(bytes.length - 1, 1)
+  bytes.write(body, 5)
+  return bytes
 }
 
-const SYNC = 0x53 // 'S'
-const QUERY = 0x51 // 'Q'
-const TERMINATE = 0x58 // 'X'
+/**
+ * What a client that leaves while holding the session may have left open: a batch
+ * without its Sync (the ROLLBACK undoes what it executed, or, after an error, the
+ * backend skips it on the way to the Sync), then a transaction (the second ROLLBACK,
+ * which only warns when there is none).
+ */
+const RESET = [frame('Q', 'ROLLBACK\0'), frame('S', ''), frame('Q', 'ROLLBACK\0')]
 
-/** Drop-in replacement for pglite-socket's QueryQueueManager (same three methods). */
-export class SessionQueue {
-  private queue: Item[] = []
-  private running = false
-  private owner: number | null = null
+type Message = { bytes: Buffer; endsTurn: boolean }
 
-  constructor(private db: PGlite) {}
+type Conn = {
+  socket: net.Socket
+  chunks: Buffer[] // received bytes not yet split into messages
+  size: number
+  need: number // bytes needed before the next message can be split off
+  started: boolean // startup packet seen
+  inbox: Message[]
+  gone: boolean
+  busy: boolean
+  done: Promise<void>
+}
 
-  enqueue(handlerId: number, message: Uint8Array, onData: (d: Uint8Array) => void) {
-    return new Promise<number>((resolve, reject) => {
-      this.queue.push({ handlerId, message, onData, resolve, reject })
-      void this.run()
+/** Serves one PGlite session to many wire-protocol clients, one client's turn at a time. */
+class SessionServer {
+  readonly server = net.createServer((socket) => this.accept(socket))
+  private conns = new Set<Conn>()
+  private holder: Conn | null = null
+  private waiting: { conn: Conn; wake: () => void }[] = []
+
+  constructor(private db: PGlite, maxConnections: number) {
+    this.server.maxConnections = maxConnections
+  }
+
+  async listen(port: number) {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject)
+      this.server.listen(port, '127.0.0.1', () => {
+        this.server.off('error', reject)
+        resolve()
+      })
     })
+    return (this.server.address() as net.AddressInfo).port
   }
 
-  private next(): Item | undefined {
-    if (this.owner === null) return this.queue.shift()
-    const i = this.queue.findIndex((q) => q.handlerId === this.owner)
-    return i === -1 ? undefined : this.queue.splice(i, 1)[0]
+  /** Stops listening, drops every client (rolling back what the session holder left open) and waits until PGlite is idle. */
+  async stop() {
+    const closed = new Promise((resolve) => this.server.close(resolve))
+    const conns = [...this.conns]
+    for (const conn of conns) this.drop(conn)
+    await closed
+    await Promise.all(conns.map((c) => c.done))
   }
 
-  private async run() {
-    if (this.running) return
-    this.running = true
+  private accept(socket: net.Socket) {
+    socket.setNoDelay(true)
+    const conn: Conn = { socket, chunks: [], size: 0, need: 8, started: false, inbox: [], gone: false, busy: false, done: Promise.resolve() }
+    this.conns.add(conn)
+    socket.on('data', (data) => {
+      this.read(conn, data)
+      this.kick(conn)
+    })
+    socket.on('error', () => {}) // 'close' follows
+    socket.on('close', () => this.drop(conn))
+  }
+
+  private drop(conn: Conn) {
+    conn.socket.destroy()
+    conn.gone = true
+    const at = this.waiting.findIndex((w) => w.conn === conn)
+    if (at !== -1) this.waiting.splice(at, 1)[0].wake()
+    this.kick(conn)
+  }
+
+  /** Splits complete messages off the bytes received so far. */
+  private read(conn: Conn, data: Buffer) {
+    conn.chunks.push(data)
+    conn.size += data.length
+    if (conn.size < conn.need) return
+    let buf = conn.chunks.length === 1 ? conn.chunks[0] : Buffer.concat(conn.chunks)
+    for (;;) {
+      if (!conn.started) {
+        if (buf.length < 8) break
+        const length = buf.readInt32BE(0)
+        const code = buf.readInt32BE(4)
+        if (length === 8 && (code === SSL_REQUEST || code === GSSENC_REQUEST)) {
+          conn.socket.write('N') // no encryption on loopback: the client goes on in plain text
+          buf = buf.subarray(8)
+          continue
+        }
+        if (length === 16 && code === CANCEL_REQUEST) {
+          // PGlite runs each message to its end; there is nothing to interrupt
+          conn.socket.end()
+          buf = Buffer.alloc(0)
+          break
+        }
+        if (length < 8 || length > MAX_STARTUP) {
+          conn.socket.destroy()
+          buf = Buffer.alloc(0)
+          break
+        }
+        if (buf.length < length) {
+          conn.need = length
+          break
+        }
+        conn.inbox.push({ bytes: buf.subarray(0, length), endsTurn: true })
+        conn.started = true
+        buf = buf.subarray(length)
+        continue
+      }
+      if (buf.length < 5) {
+        conn.need = 5
+        break
+      }
+      const length = buf.readInt32BE(1)
+      if (length < 4) {
+        conn.socket.destroy()
+        buf = Buffer.alloc(0)
+        break
+      }
+      if (buf.length < 1 + length) {
+        conn.need = 1 + length
+        break
+      }
+      conn.inbox.push({ bytes: buf.subarray(0, 1 + length), endsTurn: TURN_ENDS.has(buf[0]) })
+      buf = buf.subarray(1 + length)
+    }
+    conn.chunks = buf.length ? [buf] : []
+    conn.size = buf.length
+    if (conn.size === 0) conn.need = conn.started ? 5 : 8
+  }
+
+  private kick(conn: Conn) {
+    if (!conn.busy) conn.done = this.drain(conn)
+  }
+
+  /** Runs the client's messages in order, each once the client holds the session. */
+  private async drain(conn: Conn) {
+    conn.busy = true
     try {
-      for (let item = this.next(); item; item = this.next()) {
-        let bytes = 0
+      while (!conn.gone && conn.inbox.length) {
+        const msg = conn.inbox.shift()!
+        if (msg.bytes[0] === TERMINATE) {
+          this.drop(conn)
+          break
+        }
+        if (this.holder !== conn) {
+          if (this.holder) await new Promise<void>((wake) => this.waiting.push({ conn, wake }))
+          else this.holder = conn
+          if (conn.gone) break
+        }
+        // the last six bytes PGlite sent: a ReadyForQuery ('Z', length 5, status) when the turn is over
+        let tail = Buffer.alloc(0)
         try {
           await this.db.runExclusive(() =>
-            this.db.execProtocolRawStream(item!.message, {
-              onRawData: (d: Uint8Array) => {
-                bytes += d.length
-                item!.onData(d)
+            this.db.execProtocolRawStream(msg.bytes, {
+              onRawData: (data) => {
+                const out = Buffer.from(data) // a copy: the view is into PGlite's memory
+                if (!conn.gone) conn.socket.write(out)
+                tail = out.length >= 6 ? out.subarray(-6) : Buffer.concat([tail, out]).subarray(-6)
               },
             }),
           )
-          this.afterMessage(item)
-          item.resolve(bytes)
-        } catch (e) {
-          this.owner = null
-          item.reject(e)
+        } catch {
+          this.drop(conn) // PGlite failed: end this client's connection, which resets the session
+          break
         }
+        const idle = tail.length === 6 && tail[0] === READY_FOR_QUERY && tail.readInt32BE(1) === 5 && tail[5] === IDLE
+        if (msg.endsTurn && idle) this.release(conn)
+      }
+      if (conn.gone) {
+        this.conns.delete(conn)
+        if (this.holder === conn) await this.reset(conn)
       }
     } finally {
-      this.running = false
+      conn.busy = false
     }
   }
 
-  private afterMessage(item: Item) {
-    const type = item.message[0]
-    const inTx = this.db.isInTransaction()
-    // A batch ends at Sync or a simple Query; an open transaction keeps the session.
-    if (type === SYNC || type === QUERY) this.owner = inTx ? item.handlerId : null
-    // Startup packets begin with their length (first byte 0); Terminate ends the client.
-    else if (type === 0 || type === TERMINATE) this.owner = inTx ? this.owner : null
-    else this.owner = item.handlerId
+  private release(conn: Conn) {
+    if (this.holder !== conn) return
+    const next = this.waiting.shift()
+    this.holder = next ? next.conn : null
+    next?.wake()
   }
 
-  getQueueLength() {
-    return this.queue.length
-  }
-
-  clearQueueForHandler(handlerId: number) {
-    this.queue = this.queue.filter((q) => {
-      if (q.handlerId !== handlerId) return true
-      q.reject(new Error('Handler disconnected'))
-      return false
-    })
-  }
-
-  async clearTransactionIfNeeded(handlerId: number) {
-    if (this.owner !== handlerId) return
-    if (this.db.isInTransaction()) await this.db.exec('ROLLBACK')
-    this.owner = null
-    void this.run()
+  private async reset(conn: Conn) {
+    try {
+      for (const msg of RESET) {
+        await this.db.runExclusive(() => this.db.execProtocolRawStream(msg, { onRawData: () => {} }))
+      }
+    } catch {
+      // PGlite itself failed; the next client's own messages will report it
+    } finally {
+      this.release(conn)
+    }
   }
 }
 
@@ -172,11 +301,11 @@ export async function startEmbedded({ dataDir, port }: { dataDir: string | null;
     const db = await PGlite.create(dataDir ? path.join(dataDir, 'pg') : 'memory://', {
       extensions: { vector, pg_trgm, cube, earthdistance, unaccent },
     })
-    const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 64 })
-    // The server hands this queue to every connection it accepts.
-    ;(server as unknown as { queryQueue: SessionQueue }).queryQueue = new SessionQueue(db)
-    await server.start()
-    const bound = (server as unknown as { port: number }).port
+    const server = new SessionServer(db, 64)
+    const bound = await server.listen(port).catch(async (e) => {
+      await db.close()
+      throw e
+    })
     if (dataDir) fs.writeFileSync(lockPath(dataDir), JSON.stringify({ pid: process.pid, port: bound }))
     return {
       port: bound,
