@@ -9,7 +9,7 @@
  * not an object (null, a list, a number) is a 422 dict_type at ["body"]. An empty
  * body, with or without a content type, is {}, as `curl -X POST` without data means.
  * Both refusals come before keyed() on the routes that parse a body, so they cost
- * nothing.
+ * nothing. A compressed body that does not decompress is a 400.
  */
 import type { Context, Middleware, Next } from 'koa'
 import { koaBody } from 'koa-body'
@@ -41,7 +41,16 @@ export const jsonBody = (): Middleware => async (ctx: Context, next: Next) => {
     return next()
   }
   if (!ctx.is(JSON_TYPES)) throw errors.unsupportedMediaType(ctx.get('content-type'))
-  await parse(ctx, noop)
+  try {
+    await parse(ctx, noop)
+  } catch (e) {
+    // zlib's errors carry no HTTP status; a body that does not decompress is the client's fault, not ours
+    const z = e as { code?: unknown; errno?: unknown }
+    if (typeof z.code === 'string' && typeof z.errno === 'number') {
+      throw errors.badRequest(`Bad Request: the body could not be decoded as Content-Encoding: ${ctx.get('content-encoding').slice(0, 100)}`)
+    }
+    throw e
+  }
   // a chunked body can turn out empty only once it is read
   if (ctx.request.rawBody === '') ctx.request.body = {}
   else if (!isObject(ctx.request.body)) {

@@ -5,6 +5,7 @@
  * resolve to nothing. Also what the request log and the usage ledger record.
  */
 import anyTest, { type TestFn } from 'ava'
+import { gzipSync } from 'node:zlib'
 import { ingest } from '../../ingest/pipeline.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
 import { createAccountWithKey, rawPosting } from '../helpers/factories.ts'
@@ -210,6 +211,20 @@ test('a body that is not JSON is a 415, one that is not an object a 422; neither
   const served = await t.context.db.sql<{ units: number }[]>`select coalesce(sum(units), 0)::int as units from usage_ledger where account_id = ${accountId}`
   t.is(meter?.used ?? 0, served[0].units)
   t.is(served[0].units, 1 + 3 + 3)
+})
+
+test('a compressed body that does not decompress is a 400', async (t) => {
+  for (const encoding of ['gzip', 'deflate', 'br']) {
+    const res = await t.context.post('/v2/jobs/search', '{"limit": 1}', { 'x-api-key': t.context.key, 'content-encoding': encoding })
+    t.is(res.status, 400, encoding)
+    t.deepEqual(await res.json(), { detail: `Bad Request: the body could not be decoded as Content-Encoding: ${encoding}` })
+  }
+  const gzipped = await fetch(`${t.context.base}/v2/jobs/search`, {
+    method: 'POST',
+    headers: { 'x-api-key': t.context.key, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+    body: gzipSync('{"limit": 1}'),
+  })
+  t.is(gzipped.status, 200)
 })
 
 // --- echoes -----------------------------------------------------------------------------

@@ -7,7 +7,8 @@
  * classes generated: control characters (NUL included) in strings, path segments and
  * query values; nesting 1,000, 3,000 and 10,000 levels deep; out-of-range dates and
  * numbers (1e309 included); lists of 10,000 elements; bodies that are not objects;
- * content types that are not JSON; odd keys and credentials.
+ * content types that are not JSON, and encodings the body is not in; odd keys and
+ * credentials.
  */
 import anyTest, { type TestFn } from 'ava'
 import type Router from '@koa/router'
@@ -189,6 +190,8 @@ const contentType = fc.constantFrom(
   'application/x-www-form-urlencoded', 'text/plain', 'text/plain;charset=UTF-8', 'multipart/form-data; boundary=x', 'application/xml',
   'application/json; charset=bogus', 'text/json', 'application/jsonx', undefined,
 )
+/** Mostly none; otherwise an encoding the body (plain text) is not in, or one nobody supports. */
+const contentEncoding = fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus', 'gzip, gzip') })
 
 /** A path segment: a real one, or text with control characters, encodings that do not decode, huge numbers, dot segments. */
 /** Lone surrogates as U+FFFD, as a URL carries them. */
@@ -269,15 +272,16 @@ test('every route with hostile bodies, content types and methods', async (t) => 
       fc.constantFrom('POST', 'PUT', 'PATCH', 'DELETE', 'own'),
       bodyText,
       contentType,
-      async (route, verb, body, type) => {
+      contentEncoding,
+      async (route, verb, body, type, encoding) => {
         const method = verb === 'own' ? route.method : verb
         const url = urlFor(base, route, real, [])
         const res = await fetch(url, {
           method,
-          headers: { 'x-api-key': key, ...(type ? { 'content-type': type } : {}) },
+          headers: { 'x-api-key': key, ...(type ? { 'content-type': type } : {}), ...(encoding ? { 'content-encoding': encoding } : {}) },
           body: method === 'GET' ? undefined : body,
         })
-        await expectEnvelope(t, res, `${method} ${route.path} ${type} ${body.slice(0, 100)}`)
+        await expectEnvelope(t, res, `${method} ${route.path} ${type} ${encoding} ${body.slice(0, 100)}`)
       },
     ),
     { numRuns: 300, includeErrorInReport: true },
