@@ -82,7 +82,8 @@ function fromPostgres(e: PgError): AppError | null {
 function fromBodyParser(e: Error & { status?: number; type?: string; body?: string }): AppError | null {
   if (e.status === 413 || e.type === 'entity.too.large') return new AppError(413, 'Request body too large')
   if (e.status === 415) return new AppError(415, e.message)
-  if (e.status === 400 && (e.type === 'entity.parse.failed' || /JSON|body/i.test(e.message))) {
+  // a SyntaxError is JSON.parse's, or @hapi/bourne's for a __proto__ key
+  if (e.status === 400 && (e.type === 'entity.parse.failed' || e instanceof SyntaxError || /JSON|body/i.test(e.message))) {
     return errors.validation([{ type: 'json_invalid', loc: ['body', 0], msg: 'JSON decode error', input: {}, ctx: { error: e.message } }])
   }
   return null

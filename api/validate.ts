@@ -9,6 +9,7 @@
  * MAX_NESTING (yup recurses, so a few thousand levels overflow the stack), lists past
  * MAX_LIST_ITEMS (each element would cost yup an error object), control characters
  * (Postgres refuses U+0000 in text) and numbers JSON parses to Infinity (1e309).
+ * Keys named like Object.prototype's members are then dropped (withoutInheritedNames).
  */
 import type { Context, Next } from 'koa'
 import { ValidationError, type AnySchema, type InferType } from 'yup'
@@ -70,9 +71,25 @@ export function screen(input: unknown, at: (string | number)[]): ErrorItem[] {
   return items
 }
 
-export async function validate<S extends AnySchema>(schema: S, input: unknown, where: Where = 'body'): Promise<InferType<S>> {
-  const refused = screen(input, [where])
+/**
+ * A copy of a screened input without keys such as `constructor`, `toString` or
+ * `__proto__`. yup 1.7 casts an object by looking each input key up in the schema's
+ * plain-object field map, so such a key finds Object.prototype's member and the cast
+ * throws a TypeError (a 500). No schema has a field of that name, and unknown fields
+ * are ignored anyway, so dropping them changes no answer.
+ */
+export function withoutInheritedNames(input: unknown): unknown {
+  if (input === null || typeof input !== 'object') return input
+  if (Array.isArray(input)) return input.map(withoutInheritedNames)
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(input)) if (!(k in Object.prototype)) out[k] = withoutInheritedNames(v)
+  return out
+}
+
+export async function validate<S extends AnySchema>(schema: S, given: unknown, where: Where = 'body'): Promise<InferType<S>> {
+  const refused = screen(given, [where])
   if (refused.length) throw errors.validation(refused)
+  const input = withoutInheritedNames(given)
   try {
     if (where !== 'body') return await schema.validate(input, { abortEarly: false, stripUnknown: true })
     const valid = await schema.validate(input, { abortEarly: false, strict: true })

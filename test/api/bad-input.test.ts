@@ -227,6 +227,22 @@ test('a compressed body that does not decompress is a 400', async (t) => {
   t.is(gzipped.status, 200)
 })
 
+test('keys named like Object.prototype members are ignored like any unknown key, in bodies and queries', async (t) => {
+  for (const name of ['constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+    t.is((await t.context.post('/v2/jobs/search', `{"${name}": 1, "limit": 1}`)).status, 200, name)
+    t.is((await t.context.post('/v2/jobs/estimate', `{"yoe": {"${name}": 1}, "geofilter_params": {"${name}": "x"}}`)).status, 200, name)
+    t.is((await t.context.get(`/v2/jobs/search?${name}=x`)).status, 200, name)
+    t.is((await t.context.get(`/v2/jobs/${t.context.jobId}?${name}=x`)).status, 200, name)
+    t.is((await t.context.get(`/v2/platform/companies/${t.context.companySlug}/jobs?${name}=x`)).status, 200, name)
+    t.is((await t.context.get(`/v2/jobs/data/subindustries?${name}=x`, {})).status, 200, name)
+  }
+  // a place whose only key is inherited has no name
+  t.is((await t.context.post('/v2/jobs/search', '{"geo_locations": [{"constructor": "Berlin"}]}')).status, 422)
+  const proto = await t.context.post('/v2/jobs/search', '{"__proto__": {"limit": 1}}')
+  t.is(proto.status, 422)
+  t.like((await detail(proto))[0], { type: 'json_invalid', loc: ['body', 0], ctx: { error: 'Object contains forbidden prototype property' } })
+})
+
 // --- echoes -----------------------------------------------------------------------------
 
 test('a 422 echoes a bounded input: long lists, long strings and many errors are cut with a marker', async (t) => {

@@ -7,8 +7,8 @@
  * classes generated: control characters (NUL included) in strings, path segments and
  * query values; nesting 1,000, 3,000 and 10,000 levels deep; out-of-range dates and
  * numbers (1e309 included); lists of 10,000 elements; bodies that are not objects;
- * content types that are not JSON, and encodings the body is not in; odd keys and
- * credentials.
+ * content types that are not JSON, and encodings the body is not in; keys named like
+ * Object.prototype's members; odd credentials.
  */
 import anyTest, { type TestFn } from 'ava'
 import type Router from '@koa/router'
@@ -155,6 +155,9 @@ const deep = fc.tuple(fc.constantFrom(1_000, 3_000, 10_000), fc.constantFrom('li
 /** 10,000 elements of one kind. */
 const huge = fc.constantFrom('x', 1, null, { city: 'Berlin' }, '\u0000', [], 1e300).map((e) => new Raw(toJson(Array.from({ length: 10_000 }, () => e))))
 
+/** Keys an object inherits: a lookup by name in a plain object finds them. */
+const inheritedNames = ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__', 'isPrototypeOf']
+
 const filterFields = [
   'job_titles', 'keywords', 'company_keywords', 'job_slug', 'location_types', 'geo_locations', 'geofilter_params', 'experience',
   'yoe', 'include_yoe', 'company_name', 'company_slug', 'salary', 'include_no_salary', 'currency', 'job_types', 'job_type',
@@ -173,13 +176,14 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.record({ min: fc.oneof(oddNumber, hostileText, fc.constant(null)), max: fc.oneof(oddNumber, fc.constant(null)) }, { requiredKeys: [] }),
   fc.array(fc.record({ city: fc.oneof(hostileText, fc.constantFrom('Berlin', '', '12345')), region: fc.constantFrom('TX', '', ' '), country: fc.constantFrom('Germany', 'US', 'Atlantis', '') }, { requiredKeys: [] }), { maxLength: 3 }),
   fc.record({ mode: fc.constantFrom('auto', 'weak', 'strict', 'box', 'nope', '\u0000'), radius: fc.oneof(oddNumber, fc.string()), unit: fc.constantFrom('mi', 'km', 'degrees', 'ft') }, { requiredKeys: [] }),
+  fc.dictionary(fc.constantFrom(...inheritedNames, 'min', 'city', 'mode'), fc.oneof(hostileText, oddNumber, fc.constant(null)), { maxKeys: 3 }),
   deep,
   huge,
 )
 
 /** A body: a filter set with odd values, one nested deep or huge at any depth, or JSON that is not an object. */
 const bodyText = fc.oneof(
-  { weight: 5, arbitrary: fc.dictionary(fc.constantFrom(...filterFields), oddValue, { maxKeys: 6 }).map(toJson) },
+  { weight: 5, arbitrary: fc.dictionary(fc.constantFrom(...filterFields, ...inheritedNames), oddValue, { maxKeys: 6 }).map(toJson) },
   { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...filterFields), fc.oneof(deep, huge)).map(([k, v]) => toJson({ [k]: [{ city: v }] })) },
   { weight: 1, arbitrary: fc.oneof(deep, huge).map(toJson) },
   { weight: 1, arbitrary: fc.constantFrom('null', '[]', '[{}]', '3', '"x"', 'true', '1e309', '', ' ', '{"a":', '\ufeff{}', '{"__proto__": {"x": 1}}', '{"limit": 1, "limit": 1e309}') },
@@ -213,7 +217,7 @@ type Query = { pairs: [string, string][] } | { repeat: [string, string, number] 
 /** Query parameters: the route's own and some it does not know, or one repeated past every list's limit. */
 const queryFor = (route: Route): fc.Arbitrary<Query> =>
   fc.oneof(
-    { weight: 4, arbitrary: fc.record({ pairs: fc.array(fc.tuple(fc.constantFrom(...route.query, 'x', 'page[0]', '\u0000', 'limit'), queryValue), { maxLength: 6 }) }) },
+    { weight: 4, arbitrary: fc.record({ pairs: fc.array(fc.tuple(fc.constantFrom(...route.query, ...inheritedNames, 'x', 'page[0]', '\u0000', 'limit'), queryValue), { maxLength: 6 }) }) },
     { weight: 1, arbitrary: fc.record({ repeat: fc.tuple(fc.constantFrom(...route.query, 'keywords'), fc.constantFrom('x', '\u0000', '1e309'), fc.constantFrom(60, 1_001, 1_100)) }) },
   )
 /** Repeats kept under about 12 KB of query: Node answers a longer request head itself (431), before the app. */
