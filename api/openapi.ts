@@ -88,9 +88,10 @@ const rawDescriptionDoc =
 const bodyDoc =
   '**The body** is a JSON object sent with `Content-Type: application/json` (or any `+json` type). Any other content type, such as the form encoding `curl -d` sends, is a 415; ' +
   'a JSON value that is not an object (`null`, a list, a number) is a 422 `dict_type` at `["body"]`. Both are refused before the key is checked and cost nothing. ' +
-  'An empty body, with or without a content type, means `{}`.'
+  'An empty body, with or without a content type, means `{}`. A compressed body (`Content-Encoding` gzip, deflate or br) that does not decompress is a 400.'
 
 const controlInPath = 'A path segment holds a control character (loc `["path", name]`)'
+const undecodableBody = 'The body does not decompress as its Content-Encoding (gzip, deflate or br) says'
 const unsupportedBody = 'The body has content but is not JSON (e.g. form-encoded or text/plain); nothing is charged'
 
 const searchDoc = [
@@ -130,7 +131,7 @@ export const routeDocs: RouteDoc[] = [
     auth: 'key',
     body: jobSearchBody,
     response: 'JobSearchPage',
-    errors: { 415: unsupportedBody },
+    errors: { 400: undecodableBody, 415: unsupportedBody },
   },
   {
     method: 'get',
@@ -161,7 +162,7 @@ export const routeDocs: RouteDoc[] = [
     auth: 'key',
     body: jobSearchBody,
     response: 'JobEstimate',
-    errors: { 415: unsupportedBody },
+    errors: { 400: undecodableBody, 415: unsupportedBody },
   },
   {
     method: 'get',
