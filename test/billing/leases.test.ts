@@ -211,21 +211,25 @@ test('close() records every charge and gives every lease back', async (t) => {
   t.is(await ledgerSum(db.sql, idle, accountId, 'm_jobs_api_calls', period), 30)
 })
 
-test('the ledger lists every request, with its request id, endpoint and time, in a row per meter row and endpoint a flush', async (t) => {
+test("the ledger lists every request, with the server's request id (never the client's), endpoint and time, in a row per meter row and endpoint a flush", async (t) => {
   const { db, company } = t.context
-  // the ledger goes to Postgres as array literals: quotes, backslashes, braces, commas and
-  // the word NULL must come back as they were sent, both when some id needs escaping and
-  // when none does (each id is checked as it is recorded, see sql/array-literals.ts)
-  for (const ids of [['req-one', 'req "two"', 'back\\slash {x},y', 'NULL', 'in side'], ['NULL', '{x},y', 'in side', 'req-four', 'req-five']]) {
+  // the ledger's request ids are the server's (the X-Request-Id it answers with), never
+  // what a client sends, however it is spelled: quotes, backslashes, braces, commas or NULL
+  for (const sent of [['req-one', 'req "two"', 'back\\slash {x},y', 'NULL', 'in side'], ['NULL', '{x},y', 'in side', 'req-four', 'req-five']]) {
     const { accountId, key } = await accountOn(db.sql, 'starter')
     const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
     t.teardown(s.close)
     // no ticks: the charges wait for the one flush sync() makes
     s.admission.stop()
     const started = new Date(Date.now() - 1000)
-    for (const id of ids) {
-      t.is((await fetch(`${s.base}/v2/jobs/${company.jobIds[3]}`, { headers: { ...as(key), 'x-request-id': id } })).status, 200)
+    const ids: string[] = []
+    for (const id of sent) {
+      const res = await fetch(`${s.base}/v2/jobs/${company.jobIds[3]}`, { headers: { ...as(key), 'x-request-id': id } })
+      t.is(res.status, 200)
+      t.is(res.headers.get('x-correlation-id'), id, "the client's id comes back apart")
+      ids.push(res.headers.get('x-request-id')!)
     }
+    t.true(ids.every((id) => /^[0-9a-f-]{36}$/.test(id)))
     await s.admission.sync()
     const [row, ...more] = await db.sql<{ units: number; kind: string; endpoint: string; requests: number; request_ids: string[]; request_units: number[] }[]>`
       select units::int, kind, endpoint, requests, request_ids, request_units::int[] from usage_ledger where account_id = ${accountId}`
