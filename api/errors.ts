@@ -5,6 +5,7 @@
  */
 import type { Context, Next } from 'koa'
 import { ValidationError } from 'yup'
+import { BILLING_CODE, RETRY_AFTER } from './headers.ts'
 
 export type ErrorItem = { type: string; loc: (string | number)[]; msg: string; input: unknown; ctx?: Record<string, unknown> }
 
@@ -39,14 +40,14 @@ export const errors = {
   unsupportedMediaType: (type: string) =>
     new AppError(415, `Unsupported Media Type: send the body as JSON with Content-Type: application/json${type ? ` (got ${clipString(type, 100)})` : ''}`),
   missingAuth: () => new AppError(401, 'Missing authorization header'),
-  signInRequired: () => new AppError(401, 'Sign in to access this endpoint', { 'X-Billing-Code': 'auth_required' }),
+  signInRequired: () => new AppError(401, 'Sign in to access this endpoint', { [BILLING_CODE]: 'auth_required' }),
   invalidKey: () => new AppError(401, 'Invalid or revoked API key'),
   invalidToken: () => new AppError(401, 'Invalid or expired token'),
   /** Over a request-rate limit: retry after the window. No X-Billing-Code, which marks quota 429s. */
   rateLimited: (limit: number, windowSeconds: number, headers: Record<string, string>) =>
     new AppError(
       429,
-      `Rate limit exceeded: ${limit} requests per ${windowSeconds} ${windowSeconds === 1 ? 'second' : 'seconds'}. Retry after ${headers['Retry-After']} seconds.`,
+      `Rate limit exceeded: ${limit} requests per ${windowSeconds} ${windowSeconds === 1 ? 'second' : 'seconds'}. Retry after ${headers[RETRY_AFTER]} seconds.`,
       headers,
     ),
   /**
@@ -61,10 +62,10 @@ export const errors = {
         (q.perResult && q.remaining > 0
           ? `Lower limit to ${q.remaining} or fewer to stay within the allowance, or upgrade at /v2/billing/portal.`
           : `The allowance resets at ${q.periodEnd.toISOString()}; lower limit or upgrade at /v2/billing/portal.`),
-      { ...headers, 'X-Billing-Code': 'limit_exceeded' },
+      { ...headers, [BILLING_CODE]: 'limit_exceeded' },
     ),
   featureMissing: (feature: string) =>
-    new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { 'X-Billing-Code': 'feature_missing' }),
+    new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { [BILLING_CODE]: 'feature_missing' }),
 }
 
 type PgError = Error & { code?: string; severity?: string }

@@ -1,12 +1,8 @@
 /** CORS for browser clients, exposing the billing and rate-limit headers they read. */
 import type { Context, Next } from 'koa'
+import { EXPOSED } from '../headers.ts'
 
-export const exposedHeaders = [
-  'X-Request-Id', 'X-Correlation-Id', 'X-Billing-Code', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset',
-  'Platform-Usage-Feature', 'Platform-Usage-Meter', 'Platform-Usage-Unit', 'Platform-Usage-Included-Limit',
-  'Platform-Usage-Included-Used', 'Platform-Usage-Included-Remaining', 'Platform-Usage-Overage-Used',
-  'Platform-Usage-Overage-Mode', 'Platform-Usage-Total-Used', 'Platform-Usage-Period-Start', 'Platform-Usage-Period-End',
-].join(', ')
+const exposedHeaders = EXPOSED.join(', ')
 
 export function cors() {
   return async (ctx: Context, next: Next) => {

@@ -40,7 +40,7 @@ export function referenceRoutes() {
 
   router.get('/subindustries', limited, async (ctx) => {
     const { industry } = await validate(subindustriesQuery, ctx.query, 'query')
-    if (industry !== undefined && !byIndustry[industry]) {
+    if (industry !== undefined && !Object.hasOwn(byIndustry, industry)) {
       throw errors.validation([
         { type: 'value_error', loc: ['query', 'industry'], msg: `Unknown industry: ${industry}`, input: industry, ctx: { allowed: Object.keys(byIndustry) } },
       ])

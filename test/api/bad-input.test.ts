@@ -352,3 +352,12 @@ test('request ids are the server\'s: the client\'s X-Request-Id is a correlation
     t.false('correlation_id' in (await logLine(t, r.headers.get('x-request-id')!)))
   }
 })
+
+test('an industry named like an inherited property is unknown, not every industry', async (t) => {
+  for (const industry of ['toString', 'constructor', '__proto__']) {
+    const res = await fetch(`${t.context.base}/v2/jobs/data/subindustries?industry=${industry}`)
+    t.is(res.status, 422, industry)
+    const [item] = await detail(res)
+    t.like(item, { type: 'value_error', loc: ['query', 'industry'] })
+  }
+})
