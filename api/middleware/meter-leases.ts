@@ -31,8 +31,8 @@ import { flushUsage, grantLeases, type Allowance, type Charge, type FlushItem, t
 export const TTL_SECONDS = 30
 /**
  * Each flush is one meter_flush transaction, whose cost in Postgres is mostly per meter
- * row rather than per charge: at 200 ms the metering bench's paired runs added 1 to 2 ms
- * more to the median than at 1 s or with no flush at all (README, Performance)
+ * row rather than per charge, so flushing much more often than this adds latency under
+ * load (docs/performance.md, "The flush interval")
  */
 export const FLUSH_MS = 1000
 export const IDLE_MS = 2000
