@@ -10,6 +10,7 @@ import Koa from 'koa'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
+import type { Embedder } from '../ingest/embed/embedder.ts'
 import { errorHandler } from './errors.ts'
 import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
@@ -35,6 +36,8 @@ export type AppDeps = {
    * for. The caller closes them after admission.close(). Default: sql.
    */
   admissionSql?: Sql
+  /** embeds queries for vector search and POST /v2/embed (ingest/embed) */
+  embedder?: Embedder
 }
 
 export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql }: AppDeps) {
