@@ -1,0 +1,98 @@
+/**
+ * compensation_value_score: where a posting's pay stands among comparable live postings, which
+ * no single posting can know, so it is computed here over the table after each ingest run (the
+ * other scores are per posting, in ingest/transform/scores.ts; docs/scores.md has them all).
+ *
+ * The pay compared is the annual midpoint in US dollars: (annual min + annual max) / 2, one of
+ * them when only one is stated, times the currency's USD_PER_UNIT. The score is its percentile
+ * rank, (postings paid less + half the postings paid the same) / postings compared, among:
+ * 1. live postings of the same first category and country, when there are at least MIN_GROUP of them;
+ * 2. else live postings of the same country, when there are at least MIN_GROUP;
+ * 3. else all live postings with a comparable salary.
+ * e.g. five Software Engineer postings in Germany paying 60k, 70k, 80k, 90k and 100k EUR a year:
+ *      the 80k one scores (2 + 0.5) / 5 = 0.5, the 100k one 0.9, the 60k one 0.1.
+ * A posting with no comparable salary (none stated, a pay period never stated so no annual
+ * figure, or a currency without a rate) scores 0, below every posting that states one, since
+ * the lowest-paid of n scores 0.5 / n.
+ */
+import type { Db } from './db.ts'
+
+/** Fewer salaries than this in a category and country say too little; the country's are used. */
+export const MIN_GROUP = 5
+
+/**
+ * Rough US dollars per unit, to compare salaries across currencies (rounded 2024 averages).
+ * Static on purpose: a score must not move because a rate did. Within one country, where most
+ * comparisons happen, the rate cancels out; it matters for postings paid in another currency
+ * than their neighbours' and for the fallback to all postings.
+ */
+export const USD_PER_UNIT: Record<string, number> = {
+  USD: 1, EUR: 1.08, GBP: 1.27, CHF: 1.13, CAD: 0.73, AUD: 0.66, NZD: 0.6, SGD: 0.75, HKD: 0.128, JPY: 0.0066, CNY: 0.139,
+  KRW: 0.00073, TWD: 0.031, INR: 0.012, PKR: 0.0036, BDT: 0.0085, LKR: 0.0033, PHP: 0.0174, THB: 0.0284, VND: 0.000039,
+  IDR: 0.000063, MYR: 0.218, SEK: 0.095, NOK: 0.093, DKK: 0.145, ISK: 0.0072, PLN: 0.25, CZK: 0.043, HUF: 0.0027, RON: 0.217,
+  BGN: 0.552, RSD: 0.0092, UAH: 0.0245, TRY: 0.0305, ILS: 0.27, AED: 0.272, SAR: 0.267, QAR: 0.275, KWD: 3.26, EGP: 0.0208,
+  MAD: 0.1, NGN: 0.00068, KES: 0.0075, ZAR: 0.0545, BRL: 0.186, MXN: 0.0545, ARS: 0.00108, CLP: 0.00106, COP: 0.000245,
+  PEN: 0.266, UYU: 0.0252,
+}
+
+/**
+ * Recomputes compensation_value_score, and coolness_score (the mean of the six part scores,
+ * compensation among them), for live jobs: all of them, or only those in jobIds. Ranks are always
+ * taken over every live job. A row is written only when a value changes, so a run that moved
+ * nobody's percentile writes nothing. Expired jobs keep the scores they had when they expired.
+ * Returns how many jobs changed.
+ */
+export async function refreshCompensationPercentiles(db: Db, { jobIds }: { jobIds?: (string | number)[] } = {}): Promise<{ updated: number }> {
+  const currencies = Object.keys(USD_PER_UNIT)
+  const rates = currencies.map((c) => USD_PER_UNIT[c])
+  const ids = jobIds?.map(String)
+  if (ids && !ids.length) return { updated: 0 }
+  const result = await db`
+    with rate as (
+      select * from unnest(${currencies}::text[], ${rates}::float8[]) as r (currency, usd)
+    ),
+    paid as (
+      select j.id,
+        j.job_categories[1] as category,
+        coalesce(j.locations -> 0 ->> 'country', j.remote_countries[1]) as country,
+        (coalesce(j.salary_annual_min, j.salary_annual_max) + coalesce(j.salary_annual_max, j.salary_annual_min))::float8 / 2 * r.usd as usd
+      from jobs j join rate r on r.currency = j.salary_currency
+      where not j.expired and (j.salary_annual_min is not null or j.salary_annual_max is not null)
+    ),
+    -- count(*) over an ordered window counts the rows up to and including the current one's
+    -- peers (paid less or the same); rank() - 1 counts those paid less. Their sum over 2n is
+    -- (less + same / 2) / n.
+    ranked as (
+      select id, category, country,
+        count(*) over in_category as n1, (rank() over in_category_by_pay - 1 + count(*) over in_category_by_pay)::float8 / (2 * count(*) over in_category) as p1,
+        count(*) over in_country as n2, (rank() over in_country_by_pay - 1 + count(*) over in_country_by_pay)::float8 / (2 * count(*) over in_country) as p2,
+        (rank() over by_pay - 1 + count(*) over by_pay)::float8 / (2 * count(*) over ()) as p3
+      from paid
+      window in_category as (partition by category, country),
+        in_category_by_pay as (partition by category, country order by usd),
+        in_country as (partition by country),
+        in_country_by_pay as (partition by country order by usd),
+        by_pay as (order by usd)
+    ),
+    score as (
+      select j.id,
+        round(coalesce(case
+          when r.category is not null and r.country is not null and r.n1 >= ${MIN_GROUP} then r.p1
+          when r.country is not null and r.n2 >= ${MIN_GROUP} then r.p2
+          else r.p3
+        end, 0)::numeric, 3)::real as compensation
+      from jobs j left join ranked r on r.id = j.id
+      where not j.expired ${ids ? db`and j.id = any(${ids}::bigint[])` : db``}
+    ),
+    target as (
+      select s.id, s.compensation,
+        round(((s.compensation + coalesce(j.flexibility_score, 0) + coalesce(j.benefits_score, 0) + coalesce(j.impact_autonomy_score, 0)
+          + coalesce(j.prestige_score, 0) + coalesce(j.growth_score, 0)) / 6)::numeric, 3)::real as coolness
+      from score s join jobs j on j.id = s.id
+    )
+    update jobs j set compensation_value_score = t.compensation, coolness_score = t.coolness
+    from target t
+    where j.id = t.id
+      and (j.compensation_value_score is distinct from t.compensation or j.coolness_score is distinct from t.coolness)`
+  return { updated: result.count }
+}
