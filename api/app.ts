@@ -23,6 +23,7 @@ import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
 import { searchRoutes } from './routes/search.ts'
 import { taskRoutes } from './routes/tasks.ts'
+import { vectorSearchRoutes } from './routes/vector-search.ts'
 
 export type AppDeps = {
   sql: Sql
@@ -40,7 +41,7 @@ export type AppDeps = {
   embedder?: Embedder
 }
 
-export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql }: AppDeps) {
+export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder }: AppDeps) {
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
@@ -58,7 +59,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(cors())
   app.use(readinessGate(readiness))
 
-  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), docsRoutes()]
+  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), docsRoutes()]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app
 }

@@ -64,6 +64,14 @@ export const errors = {
           : `The allowance resets at ${q.periodEnd.toISOString()}; lower limit or upgrade at /v2/billing/portal.`),
       { ...headers, [BILLING_CODE]: 'limit_exceeded' },
     ),
+  /**
+   * Vector search: the stored vectors cannot answer this query (none of the query's
+   * model, a record not embedded yet, sources of different models). Retrying does not
+   * help; re-embedding does.
+   */
+  embeddingConflict: (detail: string) => new AppError(409, detail),
+  /** Vector search needs to embed text and no embedding model is configured or loadable. */
+  embedderUnavailable: (why: string) => new AppError(503, `The embedding model is unavailable (${why}); search with stored vectors (job_id, artifact_id, vectors) or retry later`),
   featureMissing: (feature: string) =>
     new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { [BILLING_CODE]: 'feature_missing' }),
 }

@@ -16,10 +16,12 @@ import type { AnyObjectSchema, SchemaDescription, SchemaFieldDescription } from 
 import pkg from '../package.json' with { type: 'json' }
 import { PROFILE_JOBS } from './routes/companies.ts'
 import { FIRST_DATE, MAX_DEPTH, pageQuery } from './schemas/common.ts'
-import { jobQuery } from './schemas/jobs.ts'
+import { jobQuery, jobViewQuery } from './schemas/jobs.ts'
 import { jobSearchBody, jobSearchQuery, MAX_DAYS_AGO, MAX_LIMIT, MAX_RADIUS, MAX_SALARY, MAX_YOE } from './schemas/search.ts'
 import { LIST_PARAMS } from './routes/search.ts'
 import { subindustriesQuery } from './schemas/reference.ts'
+import { MAX_JOB_IDS, MAX_QUERY_LENGTH, MAX_TOP_K, MAX_VECTORS, neuralSearchBody, vsearchBody } from './schemas/vector-search.ts'
+import { EF_SEARCH, NEURAL_DEPTH, NEURAL_WINDOW, RRF_K } from '../sql/vector-search.ts'
 import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 
@@ -120,6 +122,195 @@ const searchDoc = [
   bodyDoc,
 ].join('\n')
 
+const modelsDoc =
+  '**Models**: a query vector is compared only with job vectors its own embedding model made. A 409 says when the stored vectors cannot answer: ' +
+  'every stored job vector is from another model (the detail names both; `make embed` re-embeds), the job or resume named has no vector yet, ' +
+  'or the sources were embedded by different models. A query that must be embedded (search_type summary, vector.query) while no embedding model ' +
+  'is available is a 503; searches from stored vectors still work.'
+
+const vsearchDoc = [
+  'Semantic search: the jobs whose embeddings are nearest the query vector, by cosine similarity (`score`, -1 to 1, higher is closer).',
+  '',
+  '**search_type** (default `summary`): `summary` embeds `query` (natural language) with the server\'s embedding model; `job` starts from the stored vector of the job `job_id`, ' +
+    'which is left out of the results; `resume` from the stored resume `artifact_id` of the calling account (another account\'s resume is unknown). ' +
+    'Any other search_type is a 400, and so is a search_type without its field, or an unknown job_id or artifact_id.',
+  '',
+  '**Filters** all narrow the results, with POST /v2/jobs/search\'s meaning: `industries`, `subindustries`, `job_types` (`Contract` matches `Contract / Temporary`; the singular ' +
+    '`job_type` is ignored), `experience`, `company_types`, `job_categories`, `job_slug`, `job_board`, `company_name`, `company_slug`, `locations` (one `{city, region, country}` ' +
+    'place, read as one geo_locations entry with the default geofilter), `date_posted` (on or after), `visa_sponsored` (the string `"true"` or `"false"`), ' +
+    '`salary_from`/`salary_to` (overlap with the annualized salary range), `years_from`/`years_to` (overlap with the years-of-experience range) and `job_title` ' +
+    '(the title exactly, case aside). Live jobs only; each record carries `expired`.',
+  '',
+  `**Result set**: the \`top_k\` (default 10, at most ${MAX_TOP_K.toLocaleString('en-US')}) nearest jobs that pass the filters and reach \`score\` (the minimum similarity; none by default). ` +
+    '`total_count` and `company_count` count that set. `limit` (1 to 100; default top_k, up to 100) with `page` or with `offset` (not both: a 422) picks the slice returned; ' +
+    'the response\'s `offset` is the number of results skipped. A page past top_k is empty.',
+  '',
+  `**accuracy**: \`low\`, \`medium\` (default) and \`high\` set the HNSW search's candidate list (hnsw.ef_search ${EF_SEARCH.low}, ${EF_SEARCH.medium}, ${EF_SEARCH.high}): ` +
+    'higher finds more of the exact nearest neighbours and takes longer. Filtered searches scan the index iteratively, so a selective filter still fills top_k.',
+  '',
+  modelsDoc,
+  '',
+  '**Billing**: 1 unit of m_jobs_api_calls per job returned; the reservation is min(limit, top_k).',
+  '',
+  bodyDoc,
+].join('\n')
+
+const neuralSearchDoc = [
+  'Hybrid search: a query vector, lexical filters and text terms, or both. Send `vector`, `lexical` or both; neither is a 422.',
+  '',
+  `**vector**: any of \`query\` (at most ${MAX_QUERY_LENGTH} characters, embedded with the server's model), \`job_ids\` (at most ${MAX_JOB_IDS}; the mean of those jobs' vectors), ` +
+    `\`artifact_id\` (a stored resume of the calling account) and \`vectors\` (at most ${MAX_VECTORS} raw 768-number vectors, e.g. the embedding of POST /v2/resumes/embed; ` +
+    'another length, or all zeros, is a 422). Each source is made unit length, and several sources are averaged and made unit length again. ' +
+    '`score_threshold` is the lowest cosine similarity a result may have. A `vector` without a source is a 422; an unknown job id or artifact_id is a 400.',
+  '',
+  '**lexical**: the search filter set of POST /v2/jobs/search (job_titles and keywords with its query syntax, geo_locations, yoe, salary, job_types, industry ...), and: ' +
+    '`location_group`, a named region (US census regions and divisions, metros such as Bay_Area, NYC_Metro, Seattle_Area, and Europe, EU, DACH, Nordics, UK_Ireland, LATAM, APAC; ' +
+    'case, spaces and hyphens aside; an unknown name is a 422 listing them), AND-ed with geo_locations; `date_posted`, a day or `today`, `last_week` (7 days back) or ' +
+    '`last_month` (30 days back), on or after; `month` (YYYY-MM), posted in that month; `include_expired` (`"true"` adds expired jobs); ' +
+    '`hide_seen_jobs` (`"true"` leaves out the jobs `user_id` fetched with GET /v2/jobs/{job_id}; user_id defaults to the calling account, as it does there).',
+  '',
+  '**Ranking** (each job\'s `meta.ranking`):',
+  `- \`rrf\`, a vector and text terms (job_titles or keywords that include something): reciprocal rank fusion of the ${NEURAL_WINDOW} nearest jobs within the lexical filters ` +
+    `(text exclusions included) and the ${NEURAL_WINDOW} best text matches (search's relevance: ts_rank, then recency). Each job scores the sum of 1 / (${RRF_K} + rank) over the ` +
+    'lists that hold it (`meta.fused_score`); ties go to the better vector rank, then text rank, then the higher id.',
+  `- \`vector\`, a vector without text terms: the ${NEURAL_WINDOW} nearest jobs within the lexical filters, most similar first.`,
+  '- `lexical`, no vector: POST /v2/jobs/search\'s order; `sort_by` and `sort_order` apply here only.',
+  'Every job carries `vector_score` (its cosine similarity to the query vector; null without one) and `meta` {ranking, position, vector_rank, text_rank, text_score, fused_score}, ' +
+    'null where the job is not in that list.',
+  '',
+  `**Paging**: \`page\` and \`limit\` at the top level or inside lexical (two different values are a 422); limit 1 to 100, default 10; page × limit at most ${NEURAL_DEPTH.toLocaleString('en-US')}. ` +
+    `total_count counts the ranked jobs, at most ${NEURAL_DEPTH.toLocaleString('en-US')}. \`accuracy\` is vsearch's.`,
+  '',
+  '**Records** carry the neural-search fields: job_title_raw, experience_level as {level, yoe_min, yoe_max}, days_ago, md5_hash, platform_job_id, contact_email {email} and contact_phone {phone} ' +
+    '(null when the posting names none), the seven *_score numbers (0 to 1), meta_completeness, meta_targetability, and company_data\'s type, is_recruiting_agency and ' +
+    'is_3rd_party_agency (the posting came through a third-party agency).',
+  '',
+  modelsDoc,
+  '',
+  '**Billing**: 1 unit of m_jobs_api_calls per job returned; the reservation is limit.',
+  '',
+  bodyDoc,
+].join('\n')
+
+const jobProperties = responseSchemas.JobRecord.properties!
+const jobRequired = responseSchemas.JobRecord.required!
+
+const VectorSearchPage: JsonSchema = {
+  type: 'object',
+  properties: {
+    jobs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A job record with its similarity to the query vector. description_raw only with return_raw_description=true.',
+        properties: { ...jobProperties, score: { type: 'number', minimum: -1, maximum: 1, description: 'Cosine similarity to the query vector' } },
+        required: [...jobRequired, 'score'],
+      },
+    },
+    total_count: { type: 'integer', description: 'Jobs in the result set: the top_k nearest that pass the filters and the score' },
+    company_count: { type: 'integer', description: 'Distinct companies in the result set' },
+    page: { type: 'integer' },
+    limit: { type: 'integer' },
+    total_pages: { type: 'integer', description: 'total_count / limit, rounded up' },
+    offset: { type: 'integer', description: 'Results skipped before this page' },
+  },
+  required: ['jobs', 'total_count', 'company_count', 'page', 'limit', 'total_pages', 'offset'],
+}
+
+const nullableNumber = (description: string): JsonSchema => ({ type: ['number', 'null'], description })
+const nullableInt = (description: string): JsonSchema => ({ type: ['integer', 'null'], description })
+const score01 = (description: string): JsonSchema => ({ type: ['number', 'null'], minimum: 0, maximum: 1, description })
+const contact = (field: string): JsonSchema => ({
+  anyOf: [{ type: 'object', properties: { [field]: { type: 'string' } }, required: [field] }, { type: 'null' }],
+  description: `The ${field} the posting names; null when it names none`,
+})
+
+const neuralFields: Record<string, JsonSchema> = {
+  job_title_raw: { type: 'string', description: 'The title as posted' },
+  experience_level: {
+    type: 'object',
+    description: 'The experience level and the years-of-experience range it was read with',
+    properties: {
+      level: { type: ['string', 'null'], enum: ['Entry', 'Junior', 'Mid', 'Senior', 'Executive', null] },
+      yoe_min: { type: ['number', 'null'] },
+      yoe_max: { type: ['number', 'null'] },
+    },
+    required: ['level', 'yoe_min', 'yoe_max'],
+  },
+  company_data: {
+    type: 'object',
+    properties: {
+      ...responseSchemas.CompanyData.properties,
+      type: { type: ['string', 'null'], description: 'Company classification, when known' },
+      is_recruiting_agency: { type: 'boolean', description: 'The company is a recruiting agency' },
+      is_3rd_party_agency: { type: 'boolean', description: 'The posting came through a third-party agency (recruiter_agency)' },
+    },
+    required: [...responseSchemas.CompanyData.required!, 'type', 'is_recruiting_agency', 'is_3rd_party_agency'],
+  },
+  days_ago: { type: 'integer', description: 'Days since date_posted' },
+  md5_hash: { type: 'string', description: 'Hash of the normalized company, title, location and description: the duplicate group' },
+  platform_job_id: { type: ['string', 'null'], description: 'The source board\'s own id of the posting' },
+  contact_email: contact('email'),
+  contact_phone: contact('phone'),
+  coolness_score: score01('Ingest heuristic (docs/ingest.md)'),
+  flexibility_score: score01('Remote, hybrid or in person, flexible hours, part time'),
+  compensation_value_score: score01('Salary standing'),
+  benefits_score: score01('Benefits named, full at 8'),
+  impact_autonomy_score: score01('Ownership words in the text, seniority'),
+  prestige_score: score01('Company size, equity'),
+  growth_score: score01('Learning words in the text, junior roles, learning budget'),
+  meta_completeness: { type: 'boolean', description: 'Every field that describes the job is known' },
+  meta_targetability: score01('Share of the optional fields that are known'),
+  vector_score: nullableNumber('Cosine similarity to the query vector; null without a vector, or for a job without a vector of the query\'s model'),
+  meta: {
+    type: 'object',
+    description: 'How the job was ranked; a rank or score is null where the job is not in that list',
+    properties: {
+      ranking: { type: 'string', enum: ['rrf', 'vector', 'lexical'] },
+      position: { type: 'integer', description: '1-based rank of this job in the whole result' },
+      vector_rank: nullableInt('Rank in the vector list (nearest first)'),
+      text_rank: nullableInt('Rank in the text list (ts_rank, then recency)'),
+      text_score: nullableNumber('ts_rank of the text terms'),
+      fused_score: nullableNumber(`rrf only: the sum of 1 / (${RRF_K} + rank) over the lists that hold the job`),
+    },
+    required: ['ranking', 'position', 'vector_rank', 'text_rank', 'text_score', 'fused_score'],
+  },
+}
+
+const NeuralSearchPage: JsonSchema = {
+  type: 'object',
+  properties: {
+    jobs: {
+      type: 'array',
+      items: {
+        type: 'object',
+        description: 'A job record with the neural-search fields and how it was ranked. description_raw only with return_raw_description=true.',
+        properties: { ...jobProperties, ...neuralFields },
+        required: [...new Set([...jobRequired, ...Object.keys(neuralFields)])],
+      },
+    },
+    total_count: { type: 'integer', description: `The ranked jobs, at most ${NEURAL_DEPTH}` },
+    page: { type: 'integer' },
+    limit: { type: 'integer' },
+    total_pages: { type: 'integer', description: 'total_count / limit, rounded up' },
+  },
+  required: ['jobs', 'total_count', 'page', 'limit', 'total_pages'],
+}
+
+const vectorSearchErrors = (bad: string) => ({
+  400: `${bad}; or ${undecodableBody.charAt(0).toLowerCase()}${undecodableBody.slice(1)}`,
+  409: 'The stored vectors cannot answer: none is from the query\'s model (the detail names the models; run make embed), a job or resume named has no vector yet, or the sources are from different models',
+  415: unsupportedBody,
+})
+
+const vectorSearch503: ResponseObject = {
+  description: 'The service is starting, a query took too long, or a query must be embedded and the embedding model is unavailable',
+  headers: { 'Retry-After': { description: 'Seconds to wait, while starting', schema: { type: 'integer' } } },
+  content: json(ref('HTTPError'), {
+    example: { detail: 'The embedding model is unavailable (none is configured); search with stored vectors (job_id, artifact_id, vectors) or retry later' },
+  }),
+}
+
 export const routeDocs: RouteDoc[] = [
   // Jobs
   {
@@ -165,17 +356,48 @@ export const routeDocs: RouteDoc[] = [
     errors: { 400: undecodableBody, 415: unsupportedBody },
   },
   {
+    method: 'post',
+    path: '/v2/jobs/vsearch',
+    summary: 'Vector search',
+    description: vsearchDoc,
+    tags: ['Jobs'],
+    auth: 'key',
+    metered: true,
+    body: vsearchBody,
+    response: VectorSearchPage,
+    errors: vectorSearchErrors('An invalid search_type, a search_type without its query, job_id or artifact_id, or an unknown job_id or artifact_id'),
+    responses: { 503: vectorSearch503 },
+  },
+  {
+    method: 'post',
+    path: '/v2/jobs/neural-search',
+    summary: 'Hybrid vector and lexical search',
+    description: neuralSearchDoc,
+    tags: ['Jobs'],
+    auth: 'key',
+    metered: true,
+    body: neuralSearchBody,
+    response: NeuralSearchPage,
+    errors: vectorSearchErrors('An unknown job id in vector.job_ids or an unknown vector.artifact_id, or vector sources that cancel out'),
+    responses: { 503: vectorSearch503 },
+  },
+  {
     method: 'get',
     path: '/v2/jobs/:job_id',
     summary: 'Get a job',
     description:
       'One job record by its `_id`, live or expired (see `expired`). An id that is not a job id, or no job, is a 404. ' +
-      'Pass `return_raw_description=true` for the original HTML as `description_raw`.',
+      'Pass `return_raw_description=true` for the original HTML as `description_raw`. ' +
+      'The view is recorded for `user_id` (the calling account when absent), so that neural-search\'s `hide_seen_jobs` can leave the job out.',
     tags: ['Jobs'],
     auth: 'key',
     metered: true,
-    query: jobQuery,
-    params: { job_id: 'The `_id` of a job record', return_raw_description: rawDescriptionDoc },
+    query: jobViewQuery,
+    params: {
+      job_id: 'The `_id` of a job record',
+      return_raw_description: rawDescriptionDoc,
+      user_id: 'Optional. The account\'s own id for one of its users (1 to 200 characters), whose views neural-search\'s `hide_seen_jobs` reads; default: the account',
+    },
     response: 'JobRecord',
     errors: { 404: 'No job has this id' },
   },

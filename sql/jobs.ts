@@ -3,15 +3,30 @@ import type { Db } from './db.ts'
 
 export type JobRecord = Record<string, unknown> & { _id: string }
 
+export type RecordOptions = {
+  /** description_raw too (return_raw_description) */
+  raw?: boolean
+  /**
+   * The fields only neural-search output carries (spec: Job record): job_title_raw,
+   * experience_level as an object, days_ago, md5_hash, platform_job_id, contact_email
+   * and contact_phone as objects, the seven scores, meta_completeness,
+   * meta_targetability, and company_data's type, is_recruiting_agency and
+   * is_3rd_party_agency (the posting came through a third-party agency:
+   * recruiter_agency).
+   */
+  neural?: boolean
+}
+
 /**
  * The select list of a job record, in the spec's names, so rows go straight to
  * responses. Expects jobs as j and companies as c.
  */
-export function jobRecord(db: Db, { raw = false }: { raw?: boolean } = {}) {
+export function jobRecord(db: Db, { raw = false, neural = false }: RecordOptions = {}) {
   return db`
     j.id::text as _id,
     c.name as company_name,
     j.job_title,
+    ${neural ? db`j.job_title_raw,` : db``}
     j.description,
     ${raw ? db`j.description_raw,` : db``}
     j.application_link,
@@ -26,7 +41,7 @@ export function jobRecord(db: Db, { raw = false }: { raw?: boolean } = {}) {
     case when j.yoe_min is null and j.yoe_max is null then null
       else jsonb_build_object('min', j.yoe_min, 'max', j.yoe_max)
     end as yoe_range,
-    j.experience_level,
+    ${neural ? db`jsonb_build_object('level', j.experience_level, 'yoe_min', j.yoe_min, 'yoe_max', j.yoe_max)` : db`j.experience_level`} as experience_level,
     j.education_level,
     j.skills,
     j.technologies,
@@ -52,18 +67,52 @@ export function jobRecord(db: Db, { raw = false }: { raw?: boolean } = {}) {
         else jsonb_build_object('min', c.size_min, 'max', c.size_max) end,
       'industries', c.industries,
       'subindustries', c.subindustries
-    ) as company_data,
+    ) ${neural ? db`|| jsonb_build_object('type', c.type, 'is_recruiting_agency', c.is_recruiting_agency, 'is_3rd_party_agency', j.recruiter_agency)` : db``} as company_data,
     j.expired,
     to_char(j.date_expired, 'YYYY-MM-DD') as date_expired,
-    j.salary_currency as currency`
+    j.salary_currency as currency
+    ${neural ? neuralFields(db) : db``}`
 }
 
-export async function findJob(db: Db, id: string, opts: { raw?: boolean } = {}) {
+function neuralFields(db: Db) {
+  return db`,
+    current_date - j.date_posted as days_ago,
+    j.md5_hash,
+    j.platform_job_id,
+    case when j.contact_email is null then null else jsonb_build_object('email', j.contact_email) end as contact_email,
+    case when j.contact_phone is null then null else jsonb_build_object('phone', j.contact_phone) end as contact_phone,
+    j.coolness_score,
+    j.flexibility_score,
+    j.compensation_value_score,
+    j.benefits_score,
+    j.impact_autonomy_score,
+    j.prestige_score,
+    j.growth_score,
+    j.meta_completeness,
+    j.meta_targetability`
+}
+
+export type Viewer = { accountId: string; userId: string }
+
+/**
+ * A job by id. With a viewer, the view is recorded in the same statement (for
+ * neural-search's hide_seen_jobs): only a job that exists is recorded, and only once.
+ */
+export async function findJob(db: Db, id: string, opts: { raw?: boolean; viewer?: Viewer } = {}) {
   if (!/^\d{1,18}$/.test(id)) return null
+  const { viewer } = opts
   const [job] = await db<JobRecord[]>`
-    select ${jobRecord(db, opts)}
-    from jobs j join companies c on c.id = j.company_id
-    where j.id = ${id}`
+    with job as (
+      select ${jobRecord(db, opts)}
+      from jobs j join companies c on c.id = j.company_id
+      where j.id = ${id}
+    )
+    ${viewer ? db`, viewed as (
+      insert into job_views (account_id, user_id, job_id)
+      select ${viewer.accountId}, ${viewer.userId}, _id::bigint from job
+      on conflict do nothing
+    )` : db``}
+    select * from job`
   return job ?? null
 }
 

@@ -52,11 +52,29 @@ export type SearchFilters = {
   postedSince?: string
   visa?: boolean
   hideAgencies?: boolean
+  /** expired jobs too (neural-search include_expired); live jobs only by default */
+  includeExpired?: boolean
+  /** the title exactly, case aside (vsearch job_title) */
+  jobTitle?: string
+  /** posted before this day (neural-search month) */
+  postedBefore?: string
+  /** each group is one more location filter, AND-ed with `places` (neural-search location_group) */
+  placeGroups?: PlaceFilter[][]
+  /** leaves out the jobs this user of this account fetched by id (neural-search hide_seen_jobs; sql/migrations/0005) */
+  unseenBy?: { accountId: string; userId: string }
 }
 
 export type SortBy = 'relevance' | 'date_posted' | 'salary' | 'company' | 'yoe'
 
-export type SearchPage = { page: number; limit: number; sortBy: SortBy; sortOrder: 'asc' | 'desc' | null; raw: boolean }
+export type SearchPage = {
+  page: number
+  limit: number
+  sortBy: SortBy
+  sortOrder: 'asc' | 'desc' | null
+  raw: boolean
+  /** records with neural-search's fields (jobRecord's option) */
+  neural?: boolean
+}
 
 const present = <T>(v: T[] | undefined): v is T[] => Array.isArray(v) && v.length > 0
 
@@ -108,17 +126,17 @@ function textQueries(db: Db, f: SearchFilters) {
 }
 
 export function whereClause(db: Db, f: SearchFilters) {
-  const conds = [db`not j.expired`]
+  const conds = [f.includeExpired ? db`true` : db`not j.expired`]
   for (const { vector, include, exclude } of textQueries(db, f)) {
     if (include) conds.push(db`${vector} @@ ${include}`)
     if (exclude) conds.push(db`not (${vector} @@ ${exclude})`)
   }
   if (f.jobSlug) conds.push(db`j.job_slug = ${f.jobSlug}`)
   if (present(f.locationTypes)) conds.push(db`j.location_type = any(${f.locationTypes})`)
-  if (present(f.places)) {
-    conds.push(f.places.map((p) => place(db, p)).reduce((acc, p) => db`${acc} or ${p}`))
-    conds[conds.length - 1] = db`(${conds[conds.length - 1]})`
+  for (const group of [f.places, ...(f.placeGroups ?? [])]) {
+    if (present(group)) conds.push(db`(${group.map((p) => place(db, p)).reduce((acc, p) => db`${acc} or ${p}`)})`)
   }
+  if (f.jobTitle) conds.push(db`lower(j.job_title) = lower(${f.jobTitle})`)
   if (present(f.experience)) conds.push(db`j.experience_level = any(${f.experience})`)
   if (f.yoe) conds.push(rangeOverlap(db, 'yoe_min', 'yoe_max', f.yoe, f.includeNoYoe ?? false))
   else if (f.includeNoYoe === false) conds.push(db`(j.yoe_min is not null or j.yoe_max is not null)`)
@@ -141,18 +159,24 @@ export function whereClause(db: Db, f: SearchFilters) {
   if (present(f.industries)) conds.push(db`c.industries && ${f.industries}::text[]`)
   if (present(f.subindustries)) conds.push(db`c.subindustries && ${f.subindustries}::text[]`)
   if (f.postedSince) conds.push(db`j.date_posted >= ${f.postedSince}::date`)
+  if (f.postedBefore) conds.push(db`j.date_posted < ${f.postedBefore}::date`)
   if (f.visa !== undefined) conds.push(f.visa ? db`j.visa_sponsored` : db`not coalesce(j.visa_sponsored, false)`)
   if (f.hideAgencies) conds.push(db`not j.recruiter_agency and not c.is_recruiting_agency`)
+  if (f.unseenBy) {
+    conds.push(db`not exists (
+      select 1 from job_views v
+      where v.account_id = ${f.unseenBy.accountId} and v.user_id = ${f.unseenBy.userId} and v.job_id = j.id)`)
+  }
   return conds.reduce((acc, c) => db`${acc} and ${c}`)
 }
 
 /** ts_rank on rank_tsv: title (A, 1.0) > skills and technologies (B, 0.4) > benefits (C, 0.2); description only: 0. */
-function rankQuery(db: Db, f: SearchFilters) {
+export function rankQuery(db: Db, f: SearchFilters) {
   const parts = textQueries(db, f).flatMap((q) => (q.ranked && q.include ? [q.include] : []))
   return parts.length ? parts.reduce((acc, p) => db`${acc} || ${p}`) : null
 }
 
-function orderBy(db: Db, sortBy: SortBy, order: 'asc' | 'desc' | null, hasRank: boolean) {
+export function orderBy(db: Db, sortBy: SortBy, order: 'asc' | 'desc' | null, hasRank: boolean) {
   const dir = (fallback: 'asc' | 'desc') => ((order ?? fallback) === 'asc' ? db`asc` : db`desc`)
   const d = order ?? 'desc'
   switch (sortBy) {
@@ -200,7 +224,7 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
     // into records. Postgres evaluates a select list before sorting, so sorting the
     // records themselves would read every match's description.
     db<(JobRecord & { score: number })[]>`
-      select ${jobRecord(db, { raw: p.raw })}, page.score
+      select ${jobRecord(db, { raw: p.raw, neural: p.neural })}, page.score
       from (${ids}) page
       join jobs j on j.id = page.id
       join companies c on c.id = j.company_id

@@ -1,0 +1,106 @@
+/**
+ * POST /v2/jobs/vsearch and POST /v2/jobs/neural-search. Mounted before the
+ * /v2/jobs/{job_id} router, as search is. Both bill 1 unit per job returned and
+ * reserve the most a request can return. docs/vector-search.md has the design.
+ */
+import Router from '@koa/router'
+import type { Context } from 'koa'
+import type { Embedder } from '../../ingest/embed/embedder.ts'
+import type { Sql } from '../../sql/db.ts'
+import { searchJobs } from '../../sql/search.ts'
+import { NEURAL_DEPTH, neuralSearch, vectorSearch, type NeuralSearchResult, type VectorSearchResult } from '../../sql/vector-search.ts'
+import { errors } from '../errors.ts'
+import { jsonBody } from '../middleware/body.ts'
+import { keyed } from '../middleware/keyed.ts'
+import { perResult } from '../middleware/metering.ts'
+import { pageEnvelope } from '../schemas/common.ts'
+import { MAX_LIMIT } from '../schemas/search.ts'
+import { neuralSearchBody, SEARCH_TYPES, vsearchBody, type SearchType } from '../schemas/vector-search.ts'
+import { validate } from '../validate.ts'
+import {
+  accuracyOf, lexicalSearch, neuralSlice, neuralSources, queryVector, vsearchFilters, vsearchSlice, vsearchSources,
+} from '../vector-search-input.ts'
+
+const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined)
+const bodyOf = (ctx: Context) => ((ctx.request as { body?: unknown }).body ?? {}) as Record<string, unknown>
+
+/** The most jobs a vsearch can return: limit (which defaults to top_k), within top_k. A bad value reserves the default; validation then answers 422. */
+const vsearchMost = (ctx: Context) => {
+  const b = bodyOf(ctx)
+  const topK = positive(b.top_k) ?? 10
+  return Math.min(positive(b.limit) ?? topK, topK)
+}
+
+/** The most jobs a neural-search can return: limit at the top level or in lexical. */
+const neuralMost = (ctx: Context) => {
+  const b = bodyOf(ctx)
+  const lexical = b.lexical && typeof b.lexical === 'object' ? (b.lexical as Record<string, unknown>) : {}
+  return positive(b.limit) ?? positive(lexical.limit) ?? 10
+}
+
+function vsearchResponse(result: VectorSearchResult, offset: number, limit: number) {
+  return {
+    jobs: result.jobs,
+    company_count: result.companies,
+    ...pageEnvelope(result.total, Math.floor(offset / limit) + 1, limit),
+    offset,
+  }
+}
+
+type Ranked = NeuralSearchResult['jobs'][number]
+
+function neuralResponse(ranking: 'rrf' | 'vector' | 'lexical', jobs: Ranked[], total: number, page: number, limit: number) {
+  return {
+    jobs: jobs.map(({ vector_score, vector_rank, text_score, text_rank, fused_score, ...job }, i) => ({
+      ...job,
+      vector_score,
+      meta: { ranking, position: (page - 1) * limit + i + 1, vector_rank, text_rank, text_score, fused_score },
+    })),
+    ...pageEnvelope(total, page, limit),
+  }
+}
+
+export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
+  const router = new Router({ prefix: '/v2/jobs' })
+
+  router.post('/vsearch', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(vsearchMost, MAX_LIMIT), search: true }), async (ctx) => {
+    const body = await validate(vsearchBody, ctx.request.body)
+    const type = (body.search_type ?? 'summary') as SearchType
+    if (!SEARCH_TYPES.includes(type)) throw errors.badRequest(`Invalid search_type: ${type}. Use summary, job or resume`)
+    const sources = vsearchSources(type, body)
+    const { vector, model } = await queryVector(sql, embedder, ctx.state.account.id, sources)
+    const slice = vsearchSlice(body)
+    const query = { vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined }
+    ctx.body = vsearchResponse(await vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), slice.offset, slice.limit)
+  })
+
+  router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true }), async (ctx) => {
+    const body = await validate(neuralSearchBody, ctx.request.body)
+    const accountId: string = ctx.state.account.id
+    const slice = neuralSlice(body)
+    const { filters, page } = lexicalSearch(body.lexical ?? {}, accountId, slice, slice.raw)
+    const sources = neuralSources(body)
+    if (!sources) {
+      // only lexical: search's own order, within neural-search's depth
+      const result = await searchJobs(sql, filters, { ...page, neural: true })
+      // a text rank only where text terms ranked the jobs (search's score is 1 without them)
+      const ranked = Boolean(filters.titles?.expressions.length || filters.keywords?.expressions.length)
+      const jobs = result.jobs.map(({ score, ...job }, i) => ({
+        ...job,
+        vector_score: null,
+        vector_rank: null,
+        text_score: ranked ? score : null,
+        text_rank: ranked && page.sortBy === 'relevance' ? slice.offset + i + 1 : null,
+        fused_score: null,
+      }))
+      ctx.body = neuralResponse('lexical', jobs, Math.min(result.total, NEURAL_DEPTH), slice.page, slice.limit)
+      return
+    }
+    const { vector, model } = await queryVector(sql, embedder, accountId, sources)
+    const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold }
+    const result = await neuralSearch(sql, query, filters, slice)
+    ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit)
+  })
+
+  return router
+}

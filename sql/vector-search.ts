@@ -1,0 +1,227 @@
+/**
+ * Vector search over jobs.embedding (pgvector HNSW, cosine distance `<=>`, the
+ * index's vector_cosine_ops): POST /v2/jobs/vsearch's nearest jobs, and
+ * POST /v2/jobs/neural-search's ranking, which fuses the vector rank with the lexical
+ * text rank by reciprocal rank fusion in one statement. docs/vector-search.md has the
+ * design.
+ *
+ * The filters are search's (whereClause), so every lexical filter narrows. A filtered
+ * HNSW scan alone stops after ef_search candidates and, when the filters reject most
+ * of them, returns fewer rows than asked for; hnsw.iterative_scan = relaxed_order
+ * (pgvector 0.8) lets the scan go on until LIMIT rows pass the filters (or
+ * hnsw.max_scan_tuples are visited), and a materialized CTE puts what it found back in
+ * exact distance order. Both settings are set locally, so each search runs in a
+ * transaction of its own.
+ *
+ * A query vector is compared only with vectors its model made (jobs.embedding_model).
+ */
+import { fromSql, toSql } from 'pgvector'
+import type { Db, Sql } from './db.ts'
+import { jobRecord, type JobRecord } from './jobs.ts'
+import type { TextQuery } from './query-syntax.ts'
+import { orderBy, rankQuery, whereClause, type SearchFilters } from './search.ts'
+
+/** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
+export const EF_SEARCH = { low: 40, medium: 100, high: 400 } as const
+export type Accuracy = keyof typeof EF_SEARCH
+
+/** Reciprocal rank fusion's k: a job's fused score is the sum of 1 / (RRF_K + rank) over the lists that hold it. */
+export const RRF_K = 60
+/**
+ * How deep each of neural-search's ranked lists (vector, text) goes. The fused list
+ * holds at most twice as many, which is as deep as neural-search pages (NEURAL_DEPTH).
+ */
+export const NEURAL_WINDOW = 500
+export const NEURAL_DEPTH = 2 * NEURAL_WINDOW
+
+export type VectorQuery = {
+  vector: number[]
+  /** embedding_models.id of the model that made `vector`: only its vectors are compared */
+  model: number | null
+  accuracy: Accuracy
+  /** jobs to leave out (vsearch search_type job: the job itself) */
+  exclude?: string[]
+  /** the lowest cosine similarity kept */
+  minScore?: number | null
+}
+
+export type Slice = { offset: number; limit: number; raw: boolean }
+
+/** Sets the HNSW scan for the rest of the transaction. */
+async function tuneScan(tx: Db, accuracy: Accuracy) {
+  await tx`
+    select set_config('hnsw.ef_search', ${String(EF_SEARCH[accuracy])}, true),
+      set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+}
+
+/** Jobs that have a vector of the query's model, and are not left out. */
+function comparable(db: Db, q: VectorQuery) {
+  return db`j.embedding is not null
+    ${q.model === null ? db`` : db`and j.embedding_model = ${q.model}`}
+    ${q.exclude?.length ? db`and j.id <> all(${q.exclude}::bigint[])` : db``}`
+}
+
+const minScore = (db: Db, q: VectorQuery, score: ReturnType<Db>) =>
+  q.minScore === undefined || q.minScore === null ? db`true` : db`${score} >= ${q.minScore}`
+
+/**
+ * The `depth` nearest jobs that pass the filters, nearest first, as a CTE body: the
+ * ORDER BY on the distance alone with a LIMIT is what lets the HNSW index serve it.
+ */
+function nearest(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
+  return db`
+    select j.id, j.company_id, j.embedding <=> ${toSql(q.vector)}::vector as distance
+    from jobs j join companies c on c.id = j.company_id
+    where ${whereClause(db, f)} and ${comparable(db, q)}
+    order by distance
+    limit ${depth}`
+}
+
+/** The records of `rows`, in their order, each with the row's own fields (scores, ranks) added. */
+async function records<T extends { id: string }>(db: Db, rows: T[], opts: { raw: boolean; neural?: boolean }) {
+  if (rows.length === 0) return []
+  const found = await db<JobRecord[]>`
+    select ${jobRecord(db, opts)}
+    from jobs j join companies c on c.id = j.company_id
+    where j.id = any(${rows.map((r) => r.id)}::bigint[])`
+  const byId = new Map(found.map((r) => [r._id, r]))
+  return rows.flatMap(({ id, ...extra }) => {
+    const record = byId.get(id)
+    return record ? [{ ...record, ...extra }] : []
+  })
+}
+
+export type VectorSearchResult = { jobs: (JobRecord & { score: number })[]; total: number; companies: number }
+
+/**
+ * POST /v2/jobs/vsearch: the topK nearest jobs that pass the filters and reach
+ * minScore are the result set (total, companies); the slice of it is returned.
+ */
+export async function vectorSearch(sql: Sql, q: VectorQuery, f: SearchFilters, topK: number, s: Slice): Promise<VectorSearchResult> {
+  return sql.begin(async (tx) => {
+    await tuneScan(tx, q.accuracy)
+    const hits = await tx<{ id: string; company_id: string; score: number }[]>`
+      with nearest as materialized (${nearest(tx, q, f, topK)})
+      select id::text, company_id::text, 1 - distance as score
+      from nearest
+      where ${minScore(tx, q, tx`1 - distance`)}
+      order by distance, id`
+    const jobs = await records(
+      tx,
+      hits.slice(s.offset, s.offset + s.limit).map(({ id, score }) => ({ id, score })),
+      { raw: s.raw },
+    )
+    return { jobs, total: hits.length, companies: new Set(hits.map((h) => h.company_id)).size }
+  })
+}
+
+/** How a neural-search result was ranked; null where the job is not in that list. */
+export type NeuralRank = {
+  id: string
+  vector_score: number | null
+  vector_rank: number | null
+  text_score: number | null
+  text_rank: number | null
+  fused_score: number | null
+}
+
+export type NeuralSearchResult = { jobs: (JobRecord & Omit<NeuralRank, 'id'>)[]; total: number; ranking: 'rrf' | 'vector' }
+
+/** The text terms' exclusions alone: on the vector side they filter, and nothing ranks. */
+const exclusionsOnly = (t: TextQuery | null | undefined): TextQuery | null => (t?.exclude.length ? { expressions: [], exclude: t.exclude } : null)
+
+/**
+ * POST /v2/jobs/neural-search with a query vector. With text terms (job_titles or
+ * keywords that include something), reciprocal rank fusion: the NEURAL_WINDOW nearest
+ * jobs within the lexical filters (text exclusions included, text terms not) and the
+ * NEURAL_WINDOW best text matches (searchJobs' relevance order: ts_rank, then
+ * recency, then id) are joined, and each job scores the sum of 1 / (RRF_K + rank) over
+ * the lists that hold it. Every fused job also gets its vector_score, so minScore
+ * applies to all of them. Without text terms, the nearest jobs within the filters, in
+ * similarity order.
+ */
+export async function neuralSearch(sql: Sql, q: VectorQuery, f: SearchFilters, s: Slice): Promise<NeuralSearchResult> {
+  return sql.begin(async (tx) => {
+    await tuneScan(tx, q.accuracy)
+    const rank = rankQuery(tx, f)
+    const vectorFilters = { ...f, titles: exclusionsOnly(f.titles), keywords: exclusionsOnly(f.keywords) }
+    const ranked = rank ? await fusedRanking(tx, q, vectorFilters, f, rank) : await vectorRanking(tx, q, vectorFilters)
+    const jobs = await records(tx, ranked.slice(s.offset, s.offset + s.limit), { raw: s.raw, neural: true })
+    return { jobs, total: ranked.length, ranking: rank ? 'rrf' : 'vector' }
+  })
+}
+
+function vectorRanking(tx: Db, q: VectorQuery, f: SearchFilters) {
+  return tx<NeuralRank[]>`
+    with nearest as materialized (${nearest(tx, q, f, NEURAL_WINDOW)})
+    select id::text, 1 - distance as vector_score, (row_number() over (order by distance, id))::int as vector_rank,
+      null::float8 as text_score, null::int as text_rank, null::float8 as fused_score
+    from nearest
+    where ${minScore(tx, q, tx`1 - distance`)}
+    order by distance, id`
+}
+
+/** The ranking of reciprocal rank fusion, in one statement. */
+function fusedRanking(tx: Db, q: VectorQuery, vectorFilters: SearchFilters, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>) {
+  const relevance = orderBy(tx, 'relevance', null, true)
+  // a text match's similarity, read only for the matches the vector list lacks, and
+  // only where the job has a vector of the query's model
+  const distance = q.model === null
+    ? tx`e.embedding <=> ${toSql(q.vector)}::vector`
+    : tx`case when e.embedding_model = ${q.model} then e.embedding <=> ${toSql(q.vector)}::vector end`
+  return tx<NeuralRank[]>`
+    with nearest as materialized (${nearest(tx, q, vectorFilters, NEURAL_WINDOW)}),
+    vector_ranked as (
+      select id, distance, row_number() over (order by distance, id) as vector_rank
+      from nearest
+    ),
+    text_ranked as (
+      select j.id, j.score as text_score, row_number() over (order by ${relevance}) as text_rank
+      from (
+        select j.id, j.date_posted, ts_rank(j.rank_tsv, ${rank})::float8 as score
+        from jobs j join companies c on c.id = j.company_id
+        where ${whereClause(tx, f)}
+        order by ${relevance}
+        limit ${NEURAL_WINDOW}
+      ) j
+    ),
+    fused as (
+      select coalesce(v.id, t.id) as id,
+        1 - coalesce(v.distance, (select ${distance} from jobs e where e.id = t.id)) as vector_score,
+        v.vector_rank, t.text_score, t.text_rank,
+        coalesce(1.0 / (${RRF_K}::int + v.vector_rank), 0) + coalesce(1.0 / (${RRF_K}::int + t.text_rank), 0) as fused_score
+      from vector_ranked v full outer join text_ranked t on t.id = v.id
+    )
+    select id::text, vector_score, vector_rank::int, text_score, text_rank::int, fused_score::float8
+    from fused
+    where ${minScore(tx, q, tx`vector_score`)}
+    order by fused_score desc, vector_rank nulls last, text_rank nulls last, id desc`
+}
+
+// --- the stored vectors that queries start from ------------------------------------------
+
+export type StoredVector = { id: string; embedding: number[] | null; model: number | null }
+
+/** The vectors of these jobs (live or expired); a job without one has embedding null. */
+export async function findJobVectors(db: Db, ids: string[]): Promise<StoredVector[]> {
+  const valid = ids.filter((id) => /^\d{1,18}$/.test(id))
+  if (valid.length === 0) return []
+  const rows = await db<{ id: string; embedding: string | null; model: number | null }[]>`
+    select id::text, embedding::text, ${modelColumn(db, 'jobs')} as model from jobs where id = any(${valid}::bigint[])`
+  return rows.map((r) => ({ ...r, embedding: r.embedding === null ? null : (fromSql(r.embedding) as number[]) }))
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A resume's vector, when the resume belongs to the account: another account's is as unknown as a missing one. */
+export async function findResumeVector(db: Db, accountId: string, resumeId: string): Promise<StoredVector | null> {
+  if (!UUID.test(resumeId)) return null
+  const [row] = await db<{ id: string; embedding: string | null; model: number | null }[]>`
+    select id::text, embedding::text, ${modelColumn(db, 'resumes')} as model
+    from resumes where id = ${resumeId} and account_id = ${accountId}`
+  return row ? { ...row, embedding: row.embedding === null ? null : (fromSql(row.embedding) as number[]) } : null
+}
+
+function modelColumn(db: Db, _table: 'jobs' | 'resumes') {
+  return db`null::int`
+}

@@ -1,0 +1,48 @@
+/**
+ * Vectors with known similarities, for vsearch and neural-search tests: jobs get
+ * their embedding set directly, so orders, filters and paging are exact.
+ *
+ * planar(s, a, b) is the unit vector at cosine s to axis a, in the plane of axes a
+ * and b: every vector of one plane has similarity 0 to the axes of another, so a test
+ * that adds jobs on axes of its own never shows up in another's results above score 0.
+ */
+import { toSql } from 'pgvector'
+import { EMBEDDING_DIM } from '../../ingest/embed/embedder.ts'
+import { ingest } from '../../ingest/pipeline.ts'
+import type { Sql } from '../../sql/db.ts'
+import { rawPosting } from '../helpers/factories.ts'
+
+export const axis = (a: number) => Array.from({ length: EMBEDDING_DIM }, (_, i) => (i === a ? 1 : 0))
+
+export function planar(similarity: number, a = 0, b = 1) {
+  const v = axis(a)
+  v[a] = similarity
+  v[b] = Math.sqrt(1 - similarity ** 2)
+  return v
+}
+
+export const cosine = (x: number[], y: number[]) => {
+  const dot = x.reduce((acc, v, i) => acc + v * y[i], 0)
+  return dot / (Math.hypot(...x) * Math.hypot(...y))
+}
+
+/** Ingests postings (each with a unique job_title) and returns their ids by title. */
+export async function seedPostings(sql: Sql, postings: Record<string, unknown>[], source: string, now = new Date('2026-11-20T00:00:00Z')) {
+  const summary = await ingest(
+    sql,
+    postings.map((p, i) => ({ line: i + 1, raw: rawPosting({ source_id: `${source}-${i}`, ...p }, i) as never })),
+    { source, now },
+  )
+  if (summary.inserted !== postings.length) throw new Error(`seedPostings: ${JSON.stringify(summary)}`)
+  const titles = postings.map((p) => p.job_title as string)
+  const rows = await sql<{ id: string; job_title: string }[]>`select id::text, job_title from jobs where job_title = any(${titles})`
+  return new Map(rows.map((r) => [r.job_title, r.id]))
+}
+
+/** Sets jobs' vectors (and the model that made them, when the schema records one). */
+export async function setJobVectors(sql: Sql, vectors: [id: string, vector: number[]][], model: number | null = null) {
+  for (const [id, v] of vectors) {
+    await sql`update jobs set embedding = ${toSql(v)}::vector where id = ${id}`
+    if (model !== null) await sql`update jobs set embedding_model = ${model} where id = ${id}`
+  }
+}
