@@ -21,6 +21,14 @@ import type { Db } from './db.ts'
 export const MIN_GROUP = 5
 
 /**
+ * A score is rewritten only when it has moved by this much. Every posting added to a group shifts
+ * the percentile of each posting paid more by 1 / n, so with exact values a run of a few postings
+ * would rewrite most of the table (and every rewritten row is indexed again). Stored scores are
+ * therefore exact to within one percentile point.
+ */
+export const DRIFT = 0.01
+
+/**
  * Rough US dollars per unit, to compare salaries across currencies (rounded 2024 averages).
  * Static on purpose: a score must not move because a rate did. Within one country, where most
  * comparisons happen, the rate cancels out; it matters for postings paid in another currency
@@ -38,25 +46,33 @@ export const USD_PER_UNIT: Record<string, number> = {
 /**
  * Recomputes compensation_value_score, and coolness_score (the mean of the six part scores,
  * compensation among them), for live jobs: all of them, or only those in jobIds. Ranks are always
- * taken over every live job. A row is written only when a value changes, so a run that moved
- * nobody's percentile writes nothing. Expired jobs keep the scores they had when they expired.
- * Returns how many jobs changed.
+ * taken over every live job. A job is written when it has no score yet or its score moved by DRIFT
+ * or more, so a run that moved no score that far writes nothing. Expired jobs keep the scores they
+ * had when they expired. Returns how many jobs were written.
  */
 export async function refreshCompensationPercentiles(db: Db, { jobIds }: { jobIds?: (string | number)[] } = {}): Promise<{ updated: number }> {
+  if (jobIds && !jobIds.length) return { updated: 0 }
+  const result = await percentileUpdate(db, jobIds?.map(String))
+  return { updated: result.count }
+}
+
+/** The one statement of refreshCompensationPercentiles: rank, choose the group, write what moved. */
+function percentileUpdate(db: Db, ids?: string[]) {
   const currencies = Object.keys(USD_PER_UNIT)
   const rates = currencies.map((c) => USD_PER_UNIT[c])
-  const ids = jobIds?.map(String)
-  if (ids && !ids.length) return { updated: 0 }
-  const result = await db`
+  return db`
     with rate as (
       select * from unnest(${currencies}::text[], ${rates}::float8[]) as r (currency, usd)
     ),
     paid as (
       select j.id,
         j.job_categories[1] as category,
-        coalesce(j.locations -> 0 ->> 'country', j.remote_countries[1]) as country,
+        coalesce(l.country, j.remote_countries[1]) as country,
         (coalesce(j.salary_annual_min, j.salary_annual_max) + coalesce(j.salary_annual_max, j.salary_annual_min))::float8 / 2 * r.usd as usd
-      from jobs j join rate r on r.currency = j.salary_currency
+      from jobs j
+      join rate r on r.currency = j.salary_currency
+      -- the first location's country from job_locations, not jobs.locations, which is TOASTed
+      left join job_locations l on l.job_id = j.id and l.position = 0
       where not j.expired and (j.salary_annual_min is not null or j.salary_annual_max is not null)
     ),
     -- count(*) over an ordered window counts the rows up to and including the current one's
@@ -80,19 +96,16 @@ export async function refreshCompensationPercentiles(db: Db, { jobIds }: { jobId
           when r.category is not null and r.country is not null and r.n1 >= ${MIN_GROUP} then r.p1
           when r.country is not null and r.n2 >= ${MIN_GROUP} then r.p2
           else r.p3
-        end, 0)::numeric, 3)::real as compensation
+        end, 0)::numeric, 3)::real as compensation,
+        j.compensation_value_score as was,
+        coalesce(j.flexibility_score, 0) + coalesce(j.benefits_score, 0) + coalesce(j.impact_autonomy_score, 0)
+          + coalesce(j.prestige_score, 0) + coalesce(j.growth_score, 0) as other_parts
       from jobs j left join ranked r on r.id = j.id
       where not j.expired ${ids ? db`and j.id = any(${ids}::bigint[])` : db``}
-    ),
-    target as (
-      select s.id, s.compensation,
-        round(((s.compensation + coalesce(j.flexibility_score, 0) + coalesce(j.benefits_score, 0) + coalesce(j.impact_autonomy_score, 0)
-          + coalesce(j.prestige_score, 0) + coalesce(j.growth_score, 0)) / 6)::numeric, 3)::real as coolness
-      from score s join jobs j on j.id = s.id
     )
-    update jobs j set compensation_value_score = t.compensation, coolness_score = t.coolness
-    from target t
-    where j.id = t.id
-      and (j.compensation_value_score is distinct from t.compensation or j.coolness_score is distinct from t.coolness)`
-  return { updated: result.count }
+    update jobs j
+    set compensation_value_score = s.compensation,
+      coolness_score = round(((s.compensation + s.other_parts) / 6)::numeric, 3)::real
+    from score s
+    where j.id = s.id and (s.was is null or abs(s.compensation - s.was) >= ${DRIFT})`
 }

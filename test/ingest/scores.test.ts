@@ -19,7 +19,7 @@ import {
   targetability,
 } from '../../ingest/transform/scores.ts'
 import type { Posting } from '../../ingest/types.ts'
-import { MIN_GROUP, refreshCompensationPercentiles, USD_PER_UNIT } from '../../sql/scores.ts'
+import { DRIFT, MIN_GROUP, refreshCompensationPercentiles, USD_PER_UNIT } from '../../sql/scores.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { rawPosting } from '../helpers/factories.ts'
 
@@ -212,4 +212,16 @@ test.serial('a refresh writes only what changed, and jobIds limits what it write
   t.deepEqual(await refreshCompensationPercentiles(sql), { updated: 1 })
   now = await scores(t)
   t.is(now['se-5'].compensation_value_score, before['se-5'].compensation_value_score)
+})
+
+test.serial('a score that drifted by less than one percentile point is left as it is', async (t) => {
+  const { sql } = t.context.db
+  t.is(DRIFT, 0.01)
+  const [job] = await sql<{ id: string; score: number }[]>`
+    select j.id::text, j.compensation_value_score as score from jobs j join job_sources s on s.job_id = j.id where s.source_key = 'se-4'`
+  await sql`update jobs set compensation_value_score = ${job.score + 0.005} where id = ${job.id}`
+  t.deepEqual(await refreshCompensationPercentiles(sql), { updated: 0 })
+  await sql`update jobs set compensation_value_score = ${job.score + 0.02} where id = ${job.id}`
+  t.deepEqual(await refreshCompensationPercentiles(sql), { updated: 1 })
+  t.is((await scores(t))['se-4'].compensation_value_score, job.score)
 })
