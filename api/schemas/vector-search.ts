@@ -113,11 +113,15 @@ const locationGroup = () =>
     })
 
 const vectorValues = array(number().required()).test('dimensions', function (v) {
-  if (!v || v.length === EMBEDDING_DIM) return true
-  return this.createError({
-    message: `A vector has ${EMBEDDING_DIM} numbers, not ${v.length}`,
-    params: { itemType: 'value_error', ctx: { expected_length: EMBEDDING_DIM, actual_length: v.length } },
-  })
+  if (!v) return true
+  if (v.length !== EMBEDDING_DIM) {
+    return this.createError({
+      message: `A vector has ${EMBEDDING_DIM} numbers, not ${v.length}`,
+      params: { itemType: 'value_error', ctx: { expected_length: EMBEDDING_DIM, actual_length: v.length } },
+    })
+  }
+  // a vector of zeros has no direction to compare
+  return v.some((x) => x !== 0) ? true : this.createError({ message: 'A vector of zeros has no direction', params: { itemType: 'value_error' } })
 })
 
 export const neuralVector = object({

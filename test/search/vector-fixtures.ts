@@ -34,8 +34,10 @@ export async function seedPostings(sql: Sql, postings: Record<string, unknown>[]
     { source, now },
   )
   if (summary.inserted !== postings.length) throw new Error(`seedPostings: ${JSON.stringify(summary)}`)
-  const titles = postings.map((p) => p.job_title as string)
-  const rows = await sql<{ id: string; job_title: string }[]>`select id::text, job_title from jobs where job_title = any(${titles})`
+  // by the source's own ids: another test may ingest the same titles
+  const keys = postings.map((_, i) => `${source}-${i}`)
+  const rows = await sql<{ id: string; job_title: string }[]>`
+    select j.id::text, j.job_title from jobs j join job_sources s on s.job_id = j.id where s.source_key = any(${keys})`
   return new Map(rows.map((r) => [r.job_title, r.id]))
 }
 
