@@ -181,7 +181,7 @@ const neuralSearchDoc = [
   `**Paging**: \`page\` and \`limit\` at the top level or inside lexical (two different values are a 422); limit 1 to 100, default 10; page × limit at most ${NEURAL_DEPTH.toLocaleString('en-US')}. ` +
     `total_count counts the ranked jobs, at most ${NEURAL_DEPTH.toLocaleString('en-US')}. \`accuracy\` is vsearch's.`,
   '',
-  '**Records** carry the neural-search fields: job_title_raw, experience_level as {level, yoe_min, yoe_max}, days_ago, md5_hash, platform_job_id, contact_email {email} and contact_phone {phone} ' +
+  '**Records** carry the neural-search fields: job_title_raw, experience_level as {level, yoe_min, yoe_max}, days_ago, md5_hash, platform_job_id, contact_email and contact_phone as {value} ' +
     '(null when the posting names none), the seven *_score numbers (0 to 1), meta_completeness, meta_targetability, and company_data\'s type, is_recruiting_agency and ' +
     'is_3rd_party_agency (the posting came through a third-party agency).',
   '',
@@ -220,9 +220,9 @@ const VectorSearchPage: JsonSchema = {
 const nullableNumber = (description: string): JsonSchema => ({ type: ['number', 'null'], description })
 const nullableInt = (description: string): JsonSchema => ({ type: ['integer', 'null'], description })
 const score01 = (description: string): JsonSchema => ({ type: ['number', 'null'], minimum: 0, maximum: 1, description })
-const contact = (field: string): JsonSchema => ({
-  anyOf: [{ type: 'object', properties: { [field]: { type: 'string' } }, required: [field] }, { type: 'null' }],
-  description: `The ${field} the posting names; null when it names none`,
+const contact = (what: string): JsonSchema => ({
+  anyOf: [{ type: 'object', properties: { value: { type: 'string' } }, required: ['value'] }, { type: 'null' }],
+  description: `{value}: the ${what} the posting gives or its description names (docs/scores.md); null when there is none`,
 })
 
 const neuralFields: Record<string, JsonSchema> = {
@@ -250,8 +250,8 @@ const neuralFields: Record<string, JsonSchema> = {
   days_ago: { type: 'integer', description: 'Days since date_posted' },
   md5_hash: { type: 'string', description: 'Hash of the normalized company, title, location and description: the duplicate group' },
   platform_job_id: { type: ['string', 'null'], description: 'The source board\'s own id of the posting' },
-  contact_email: contact('email'),
-  contact_phone: contact('phone'),
+  contact_email: contact('e-mail address'),
+  contact_phone: contact('phone number'),
   coolness_score: score01('Ingest heuristic (docs/ingest.md)'),
   flexibility_score: score01('Remote, hybrid or in person, flexible hours, part time'),
   compensation_value_score: score01('Salary standing'),

@@ -9,7 +9,7 @@ export type RecordOptions = {
   /**
    * The fields only neural-search output carries (spec: Job record): job_title_raw,
    * experience_level as an object, days_ago, md5_hash, platform_job_id, contact_email
-   * and contact_phone as objects, the seven scores, meta_completeness,
+   * and contact_phone as {value} objects (docs/scores.md), the seven scores, meta_completeness,
    * meta_targetability, and company_data's type, is_recruiting_agency and
    * is_3rd_party_agency (the posting came through a third-party agency:
    * recruiter_agency).
@@ -79,8 +79,8 @@ function neuralFields(db: Db) {
     current_date - j.date_posted as days_ago,
     j.md5_hash,
     j.platform_job_id,
-    case when j.contact_email is null then null else jsonb_build_object('email', j.contact_email) end as contact_email,
-    case when j.contact_phone is null then null else jsonb_build_object('phone', j.contact_phone) end as contact_phone,
+    case when j.contact_email is null then null else jsonb_build_object('value', j.contact_email) end as contact_email,
+    case when j.contact_phone is null then null else jsonb_build_object('value', j.contact_phone) end as contact_phone,
     j.coolness_score,
     j.flexibility_score,
     j.compensation_value_score,

@@ -91,6 +91,15 @@ async function records<T extends { id: string }>(db: Db, rows: T[], opts: { raw:
   })
 }
 
+/** The plan of vsearch's nearest-jobs query, for the bench's and tests' check that the HNSW index serves it. */
+export async function explainNearest(sql: Sql, q: VectorQuery, f: SearchFilters, depth: number) {
+  return sql.begin(async (tx) => {
+    await tuneScan(tx, q.accuracy)
+    const rows = await tx<{ 'QUERY PLAN': string }[]>`explain ${nearest(tx, q, f, depth)}`
+    return rows.map((r) => r['QUERY PLAN']).join('\n')
+  })
+}
+
 export type VectorSearchResult = { jobs: (JobRecord & { score: number })[]; total: number; companies: number }
 
 /**

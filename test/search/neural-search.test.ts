@@ -346,8 +346,8 @@ test('records carry the neural-search fields and match the documented schema', a
   t.like(full, {
     job_title_raw: 'Neural Full Engineer',
     experience_level: { level: 'Senior', yoe_min: 3, yoe_max: 6 },
-    contact_email: { email: 'jobs@neural.example.test' },
-    contact_phone: { phone: '+49 30 1234567' },
+    contact_email: { value: 'jobs@neural.example.test' },
+    contact_phone: { value: '+49 30 1234567' },
     company_data: { type: null, is_recruiting_agency: false, is_3rd_party_agency: true },
   })
   const [{ days }] = await t.context.db.sql<{ days: number }[]>`select current_date - '2026-11-10'::date as days`
