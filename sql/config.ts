@@ -1,4 +1,5 @@
 /** Configuration from the environment; every knob is listed in the README's table. */
+import os from 'node:os'
 import path from 'node:path'
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number) {
@@ -40,8 +41,39 @@ export function loadConfig(env = process.env) {
     // how often each API process records what it charged (meter-leases.ts); at least a
     // tick (50 ms), at most the lease renewal interval (5 s), which flushes also do
     meterFlushMs: inRange(env, 'METER_FLUSH_MS', 1000, 50, 5000),
+    embedding: embeddingConfig(env, dataDir),
   }
 }
+
+export const EMBEDDING_PROVIDERS = ['use', 'transformers', 'openai', 'none'] as const
+
+/** The embedding model (ingest/embed, docs/embeddings.md); `none` lands postings without vectors. */
+function embeddingConfig(env: NodeJS.ProcessEnv, dataDir: string) {
+  const provider = (env.EMBEDDING_PROVIDER || 'use') as (typeof EMBEDDING_PROVIDERS)[number]
+  if (!EMBEDDING_PROVIDERS.includes(provider)) {
+    throw new Error(`EMBEDDING_PROVIDER must be one of ${EMBEDDING_PROVIDERS.join(', ')}, got ${JSON.stringify(env.EMBEDDING_PROVIDER)}`)
+  }
+  const pooling = env.EMBEDDING_POOLING || 'cls'
+  if (pooling !== 'cls' && pooling !== 'mean') throw new Error(`EMBEDDING_POOLING must be cls or mean, got ${JSON.stringify(pooling)}`)
+  return {
+    provider,
+    /** transformers and openai: the model's name (a Hugging Face id, or the endpoint's model); use has one model */
+    model: env.EMBEDDING_MODEL || (provider === 'openai' ? 'text-embedding-3-small' : 'Xenova/bge-base-en-v1.5'),
+    /** overrides the version the provider reports, e.g. after replacing a local model's weights under the same name */
+    modelVersion: env.EMBEDDING_MODEL_VERSION || null,
+    /** transformers: models are read from <dir>/<model>/ and downloaded there from the hub when missing */
+    modelDir: path.resolve(env.EMBEDDING_MODEL_DIR || path.join(dataDir, 'models')),
+    pooling: pooling as 'cls' | 'mean',
+    openaiBaseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
+    openaiApiKey: env.OPENAI_API_KEY || null,
+    /** texts per model call */
+    batch: inRange(env, 'EMBEDDING_BATCH', 32, 1, 512),
+    /** use: worker threads running the model (each about 300 MB), started as work queues up */
+    threads: inRange(env, 'EMBEDDING_THREADS', Math.min(2, os.availableParallelism()), 1, 64),
+  }
+}
+
+export type EmbeddingConfig = ReturnType<typeof embeddingConfig>
 
 /** Used only when JWT_SECRET is unset; the server logs a warning when it is. */
 export const DEV_JWT_SECRET = 'dev-only-jwt-secret-set-JWT_SECRET-in-production'

