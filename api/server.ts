@@ -1,8 +1,9 @@
 /**
  * `make run`: opens the database (DATABASE_URL, or the embedded one it owns),
  * listens at once so /healthz can say 503 while it starts, applies migrations,
- * starts pg-boss and the schedules, loads demo data into an empty embedded database,
- * then reports ready.
+ * starts pg-boss and the schedules, loads demo data (embedded with the configured
+ * model) into an empty embedded database, then reports ready. The embedding model
+ * loads on first use, in worker threads for the default one.
  */
 import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
@@ -13,6 +14,7 @@ import { migrate } from '../sql/migrate.ts'
 import { buildApp } from './app.ts'
 import { loadConfig } from '../sql/config.ts'
 import { loadDemoData } from '../ingest/demo-data.ts'
+import { createEmbedder } from '../ingest/embed/create.ts'
 import { createLogger } from './log.ts'
 import type { Readiness } from './routes/health.ts'
 
@@ -24,7 +26,10 @@ const db = await openDatabase({ ...config, own: true })
 log.info({ embedded: db.embedded ? db.embedded.url : null }, db.embedded ? 'embedded database open' : 'database connected')
 
 const admissionSql = connectAdmission(db.url)
-const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql })
+const embedder = createEmbedder(config.embedding)
+if (embedder) log.info(embedder.info, 'embedding model')
+else log.warn('EMBEDDING_PROVIDER is none: postings are stored without vectors, and queries cannot be embedded')
+const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql, embedder: embedder ?? undefined })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })
@@ -42,7 +47,11 @@ const workers = await startWorkers(boss, db.sql, log, config)
 
 if (db.embedded && config.demoJobs > 0) {
   readiness.stage = 'demo data'
-  const summary = await loadDemoData(db.sql, config.demoJobs)
+  const summary = await loadDemoData(db.sql, config.demoJobs, {
+    embedder,
+    embedBatch: config.embedding.batch,
+    onEmbedError: (message) => log.warn({ err: { message } }, 'demo postings not embedded; make embed embeds them once the model works'),
+  })
   if (summary) log.info(summary, 'demo data loaded')
 }
 // archive what the demo (or an ingest while we were down) brought in already expired
@@ -66,6 +75,7 @@ async function shutdown(signal: string) {
   await admissionSql.end({ timeout: 5 })
   await workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
+  await embedder?.close()
   await db.close()
   process.exit(0)
 }

@@ -2,8 +2,10 @@
  * `make ingest FILE=path` / `npm run ingest -- path [--format jsonl|csv] [--batch N]`
  *
  * Rejected rows go to stderr as "line N: reason"; a progress bar with rate and ETA
- * shows on a terminal; the summary is always printed. Exits non-zero only when the
- * input is unreadable or nothing could be ingested.
+ * shows on a terminal; the summary is always printed. Postings are embedded with
+ * EMBEDDING_PROVIDER's model as they land; when it is unavailable they land without
+ * vectors, the reason goes to stderr and the summary counts them. Exits non-zero only
+ * when the input is unreadable or nothing could be ingested.
  */
 import fs from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -11,6 +13,7 @@ import cliProgress from 'cli-progress'
 import { loadConfig } from '../sql/config.ts'
 import { openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
+import { createEmbedder } from './embed/create.ts'
 import { ingest } from './pipeline.ts'
 import { detectFormat, readPostings, type Format } from './read.ts'
 
@@ -38,14 +41,15 @@ try {
 
 const config = loadConfig()
 const db = await openDatabase(config)
+const embedder = createEmbedder(config.embedding)
 const progress = { bytes: () => 0 }
 const bar = process.stdout.isTTY
   ? new cliProgress.SingleBar(
-      { format: 'ingest |{bar}| {percentage}% | {postings} postings | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
+      { format: 'ingest |{bar}| {percentage}% | {postings} postings | {embedded} embedded ({computed} by the model) | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
       cliProgress.Presets.shades_classic,
     )
   : null
-bar?.start(size, 0, { postings: 0, rate: 0 })
+bar?.start(size, 0, { postings: 0, embedded: 0, computed: 0, rate: 0 })
 
 let exitCode = 0
 try {
@@ -53,10 +57,16 @@ try {
   const summary = await ingest(db.sql, readPostings(file, progress, format), {
     source: file,
     batchSize: values.batch ? Number(values.batch) : undefined,
+    embedder,
+    embedBatch: config.embedding.batch,
     onRejected: (line, reason) => {
       process.stderr.write(`line ${line}: ${reason}\n`)
     },
-    onBatch: (s) => bar?.update(progress.bytes(), { postings: s.read, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
+    onEmbedError: (message) => {
+      bar?.stop()
+      process.stderr.write(`embedding: ${message}\n`)
+    },
+    onBatch: (s) => bar?.update(progress.bytes(), { postings: s.read, embedded: s.embedded, computed: s.embedded_by_model, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
   })
   bar?.update(size)
   bar?.stop()
@@ -65,6 +75,12 @@ try {
     `read ${summary.read}, inserted ${summary.inserted}, updated ${summary.updated}, duplicates ${summary.duplicates}, ` +
       `unchanged ${summary.unchanged}, rejected ${summary.rejected}, ${summary.seconds.toFixed(1)} s ` +
       `(${Math.round(summary.read / Math.max(summary.seconds, 0.001))} postings/s)`,
+  )
+  console.log(
+    embedder
+      ? `embedded ${summary.embedded} jobs with ${embedder.info.provider} ${embedder.info.model_name} (${summary.embedded_by_model} texts by the model, ` +
+          `the rest from the cache), not embedded ${summary.not_embedded}${summary.not_embedded ? ': run make embed once the model is available' : ''}`
+      : `not embedded ${summary.not_embedded} (EMBEDDING_PROVIDER=none)`,
   )
   if (landed === 0) {
     console.error('ingest: nothing could be ingested')
@@ -75,6 +91,7 @@ try {
   console.error(`ingest: ${(e as Error).message}`)
   exitCode = 1
 } finally {
+  await embedder?.close()
   await db.close()
 }
 process.exit(exitCode)

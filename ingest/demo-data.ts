@@ -1,16 +1,26 @@
-/** A newcomer's first start: an empty embedded database gets generated demo postings. */
+/**
+ * A newcomer's first start: an empty embedded database gets generated demo postings,
+ * embedded with the configured model (from the shipped vectors, embed/demo-vectors.ts,
+ * when that model is the default one).
+ */
 import { ingest } from './pipeline.ts'
 import type { ReadItem } from './read.ts'
 import type { RawPosting } from './types.ts'
 import { generatePostings } from '../seeds/generate.ts'
 import type { Sql } from '../sql/db.ts'
+import { importDemoVectors } from './embed/demo-vectors.ts'
+import type { Embedder } from './embed/embedder.ts'
 
-export async function loadDemoData(sql: Sql, jobs: number) {
+export type DemoOptions = { embedder?: Embedder | null; embedBatch?: number; onEmbedError?: (message: string) => void }
+
+export async function loadDemoData(sql: Sql, jobs: number, { embedder = null, embedBatch, onEmbedError }: DemoOptions = {}) {
   const [{ any }] = await sql<{ any: boolean }[]>`select exists (select 1 from jobs) as any`
   if (any) return null
-  const items = function* (): Generator<ReadItem> {
-    let line = 0
-    for (const raw of generatePostings({ jobs, seed: 42 })) yield { line: ++line, raw: raw as RawPosting }
-  }
-  return ingest(sql, items(), { source: `demo:${jobs}` })
+  if (embedder) await importDemoVectors(sql, embedder.info)
+  return ingest(sql, demoPostings(jobs), { source: `demo:${jobs}`, embedder, embedBatch, onEmbedError })
+}
+
+export function* demoPostings(jobs: number): Generator<ReadItem> {
+  let line = 0
+  for (const raw of generatePostings({ jobs, seed: 42 })) yield { line: ++line, raw: raw as RawPosting }
 }

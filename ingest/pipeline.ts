@@ -1,12 +1,22 @@
 /**
- * read → normalize → load. Postings are read in chunks of BATCH_SIZE; a worker
+ * read → normalize → load → embed. Postings are read in chunks of BATCH_SIZE; a worker
  * thread normalizes one chunk while the main thread writes the previous one in a
  * single transaction, so parsing, normalizing and the database all overlap. A batch
  * the database refuses is retried posting by posting, so one bad row costs only itself.
+ *
+ * Each written batch's jobs that lack a vector of the embedder's model then get one
+ * (embed/embed-jobs.ts). Embedding follows the write because a vector embeds the job
+ * as stored: a posting that joins another board's job has that job's text. Postings
+ * land whether or not they can be embedded: without an embedder, or once it reports
+ * itself unavailable, the summary counts the jobs left without a vector, and
+ * `make embed` gives them one later.
  */
 import type { Sql } from '../sql/db.ts'
+import { countUnembedded, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested } from '../sql/postings.ts'
 import { analyzeSearchTables } from '../sql/search.ts'
+import { embedJobs } from './embed/embed-jobs.ts'
+import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
 import { loadBatch, type BatchCounts } from './load.ts'
 import { NormalizeWorker } from './normalize-pool.ts'
 import type { ReadItem } from './read.ts'
@@ -19,6 +29,12 @@ export type Summary = {
   duplicates: number
   unchanged: number
   rejected: number
+  /** jobs given a vector of the embedder's model */
+  embedded: number
+  /** texts the model embedded for them; the other vectors came from the embedding cache */
+  embedded_by_model: number
+  /** jobs of this run left without a vector (of the embedder's model, when there is one) */
+  not_embedded: number
   seconds: number
 }
 
@@ -26,8 +42,15 @@ export type IngestOptions = {
   source: string
   batchSize?: number
   now?: Date
+  /** makes the vectors; without one, postings land with none */
+  embedder?: Embedder | null
+  /** texts per model call (EMBEDDING_BATCH) */
+  embedBatch?: number
   onRejected?: (line: number, reason: string) => void
+  /** after each written batch, and after each model call while a batch is embedded */
   onBatch?: (summary: Summary) => void
+  /** why embedding failed; after an EmbedderUnavailable the run embeds nothing more */
+  onEmbedError?: (message: string) => void
 }
 
 type Chunk = ({ line: number; raw: RawPosting } | { line: number; text: string })[]
@@ -36,7 +59,10 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   const started = Date.now()
   const seenAt = opts.now ?? new Date()
   const batchSize = opts.batchSize ?? 500
-  const summary: Summary = { read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, seconds: 0 }
+  const summary: Summary = {
+    read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, embedded: 0, embedded_by_model: 0, not_embedded: 0, seconds: 0,
+  }
+  let embedder = opts.embedder ?? null
   const boards = new Set<string>()
   const runId = await insertIngestRun(sql, opts.source, seenAt)
   const worker = new NormalizeWorker()
@@ -51,6 +77,31 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
     summary.duplicates += c.duplicates
     summary.unchanged += c.unchanged
   }
+  const progress = () => {
+    summary.seconds = (Date.now() - started) / 1000
+    opts.onBatch?.(summary)
+  }
+  const embed = async (md5Hashes: string[]) => {
+    if (!embedder) {
+      summary.not_embedded += await countUnembedded(sql, md5Hashes)
+      return
+    }
+    const model = await modelId(sql, embedder.info)
+    const rows = await listJobsToEmbed(sql, model, { md5Hashes })
+    const counts = await embedJobs(sql, embedder, model, rows, {
+      batch: opts.embedBatch ?? 32,
+      onProgress: (texts) => {
+        summary.embedded_by_model += texts
+        progress()
+      },
+    })
+    summary.embedded += counts.written
+    summary.not_embedded += rows.length - counts.written
+    if (counts.error) {
+      opts.onEmbedError?.((counts.error as Error).message ?? String(counts.error))
+      if (counts.error instanceof EmbedderUnavailable) embedder = null
+    }
+  }
   const write = async (batch: { line: number; posting: Posting }[]) => {
     try {
       add(await loadBatch(sql, batch.map((b) => b.posting), seenAt))
@@ -63,8 +114,9 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
         }
       }
     }
-    summary.seconds = (Date.now() - started) / 1000
-    opts.onBatch?.(summary)
+    progress()
+    await embed([...new Set(batch.map((b) => b.posting.md5_hash))])
+    progress()
   }
   const normalizeAndWrite = async (chunk: Chunk) => {
     const results = await worker.normalize(chunk, seenAt)

@@ -92,6 +92,21 @@ end $$;
 
 
 --
+-- Name: jobs_drop_stale_embedding(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.jobs_drop_stale_embedding() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  new.embedding := null;
+  new.embedding_model := null;
+  return new;
+end
+$$;
+
+
+--
 -- Name: meter_flush(uuid, integer, uuid[], text[], timestamp with time zone[], bigint[], bigint[], integer[], text[], integer[], bigint[], bigint[], text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -358,6 +373,46 @@ ALTER TABLE public.companies ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
+-- Name: embedding_cache; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.embedding_cache (
+    model_id integer NOT NULL,
+    text_sha256 bytea NOT NULL,
+    embedding public.vector(768) NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: embedding_models; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.embedding_models (
+    id integer NOT NULL,
+    provider text NOT NULL,
+    model_name text NOT NULL,
+    model_version text NOT NULL,
+    dim integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: embedding_models_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.embedding_models ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.embedding_models_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
 -- Name: ingest_runs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -453,6 +508,18 @@ CREATE TABLE public.job_sources (
 
 
 --
+-- Name: job_views; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_views (
+    account_id uuid NOT NULL,
+    user_id text NOT NULL,
+    job_id bigint NOT NULL,
+    viewed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
 -- Name: jobs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -519,6 +586,8 @@ CREATE TABLE public.jobs (
     date_expired date,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    embedding_model integer,
+    CONSTRAINT jobs_embedding_model_check CHECK (((embedding_model IS NULL) OR (embedding IS NOT NULL))),
     CONSTRAINT jobs_experience_level_check CHECK ((experience_level = ANY (ARRAY['Entry'::text, 'Junior'::text, 'Mid'::text, 'Senior'::text, 'Executive'::text]))),
     CONSTRAINT jobs_job_type_check CHECK ((job_type = ANY (ARRAY['Full Time'::text, 'Part Time'::text, 'Contract / Temporary'::text, 'Internship'::text]))),
     CONSTRAINT jobs_location_type_check CHECK ((location_type = ANY (ARRAY['Remote'::text, 'Hybrid'::text, 'In-Person'::text]))),
@@ -616,6 +685,8 @@ CREATE TABLE public.resumes (
     embedding public.vector(768),
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    embedding_model integer,
+    CONSTRAINT resumes_embedding_model_check CHECK (((embedding_model IS NULL) OR (embedding IS NOT NULL))),
     CONSTRAINT resumes_status_check CHECK ((status = ANY (ARRAY['uploaded'::text, 'parsed'::text])))
 );
 
@@ -831,6 +902,30 @@ ALTER TABLE ONLY public.companies
 
 
 --
+-- Name: embedding_cache embedding_cache_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.embedding_cache
+    ADD CONSTRAINT embedding_cache_pkey PRIMARY KEY (model_id, text_sha256);
+
+
+--
+-- Name: embedding_models embedding_models_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.embedding_models
+    ADD CONSTRAINT embedding_models_key UNIQUE (provider, model_name, model_version);
+
+
+--
+-- Name: embedding_models embedding_models_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.embedding_models
+    ADD CONSTRAINT embedding_models_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: ingest_runs ingest_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -868,6 +963,14 @@ ALTER TABLE ONLY public.job_locations
 
 ALTER TABLE ONLY public.job_sources
     ADD CONSTRAINT job_sources_pkey PRIMARY KEY (job_board, source_key);
+
+
+--
+-- Name: job_views job_views_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_views
+    ADD CONSTRAINT job_views_pkey PRIMARY KEY (account_id, user_id, job_id);
 
 
 --
@@ -1088,6 +1191,13 @@ CREATE INDEX job_sources_job_idx ON public.job_sources USING btree (job_id);
 
 
 --
+-- Name: job_views_job_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_views_job_idx ON public.job_views USING btree (job_id);
+
+
+--
 -- Name: jobs_categories_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1112,7 +1222,14 @@ CREATE INDEX jobs_date_posted_idx ON public.jobs USING btree (date_posted DESC, 
 -- Name: jobs_embedding_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops);
+CREATE INDEX jobs_embedding_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128');
+
+
+--
+-- Name: jobs_embedding_model_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_embedding_model_idx ON public.jobs USING btree (embedding_model) WHERE (NOT expired);
 
 
 --
@@ -1249,6 +1366,13 @@ CREATE TRIGGER api_keys_billing_epoch AFTER DELETE OR UPDATE ON public.api_keys 
 
 
 --
+-- Name: jobs jobs_embedding_stale; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER jobs_embedding_stale BEFORE UPDATE OF job_title, company_id, locations, location_type, remote_countries, skills, technologies, job_categories, description ON public.jobs FOR EACH ROW WHEN ((((((((((old.job_title IS DISTINCT FROM new.job_title) OR (old.company_id IS DISTINCT FROM new.company_id)) OR (old.locations IS DISTINCT FROM new.locations)) OR (old.location_type IS DISTINCT FROM new.location_type)) OR (old.remote_countries IS DISTINCT FROM new.remote_countries)) OR (old.skills IS DISTINCT FROM new.skills)) OR (old.technologies IS DISTINCT FROM new.technologies)) OR (old.job_categories IS DISTINCT FROM new.job_categories)) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION public.jobs_drop_stale_embedding();
+
+
+--
 -- Name: plan_meters plan_meters_billing_epoch; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -1279,6 +1403,14 @@ ALTER TABLE ONLY public.api_keys
 
 
 --
+-- Name: embedding_cache embedding_cache_model_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.embedding_cache
+    ADD CONSTRAINT embedding_cache_model_fkey FOREIGN KEY (model_id) REFERENCES public.embedding_models(id) ON DELETE CASCADE;
+
+
+--
 -- Name: job_locations job_locations_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1295,11 +1427,35 @@ ALTER TABLE ONLY public.job_sources
 
 
 --
+-- Name: job_views job_views_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_views
+    ADD CONSTRAINT job_views_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: job_views job_views_job_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_views
+    ADD CONSTRAINT job_views_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
+
+--
 -- Name: jobs jobs_company_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_company_id_fkey FOREIGN KEY (company_id) REFERENCES public.companies(id);
+
+
+--
+-- Name: jobs jobs_embedding_model_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.jobs
+    ADD CONSTRAINT jobs_embedding_model_fkey FOREIGN KEY (embedding_model) REFERENCES public.embedding_models(id);
 
 
 --
@@ -1324,6 +1480,14 @@ ALTER TABLE ONLY public.plan_meters
 
 ALTER TABLE ONLY public.resumes
     ADD CONSTRAINT resumes_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: resumes resumes_embedding_model_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.resumes
+    ADD CONSTRAINT resumes_embedding_model_fkey FOREIGN KEY (embedding_model) REFERENCES public.embedding_models(id);
 
 
 --

@@ -1,8 +1,10 @@
-/** The app on a real port, with a fresh database and an account with a key. */
+/** The app on a real port, with a fresh database, an account with a key and the default embedding model. */
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { Writable } from 'node:stream'
 import { buildApp } from '../../api/app.ts'
+import type { Embedder } from '../../ingest/embed/embedder.ts'
+import { UseEmbedder } from '../../ingest/embed/use.ts'
 import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
@@ -25,15 +27,29 @@ export type TestApp = {
   close: () => Promise<void>
 }
 
-/** `config` overrides loadConfig()'s values, e.g. lower rate limits. */
-export async function startTestApp({ config }: { config?: Partial<Config> } = {}): Promise<TestApp> {
+let shared: UseEmbedder | null = null
+
+/**
+ * The default model (USE lite), one per test process: its worker thread loads the
+ * model on first use, once for every app the file starts, and an idle one does not
+ * keep the process alive. One thread, since test files run side by side.
+ */
+export function testEmbedder(): Embedder {
+  return (shared ??= new UseEmbedder({ threads: 1, batch: 32 }))
+}
+
+/**
+ * `config` overrides loadConfig()'s values, e.g. lower rate limits; `embedder` replaces
+ * the default model (null: none configured).
+ */
+export async function startTestApp({ config, embedder = testEmbedder() }: { config?: Partial<Config>; embedder?: Embedder | null } = {}): Promise<TestApp> {
   const db = await testDatabase()
   const logs: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
   // as the server runs it: the admission on connections of its own
   const admissionSql = connectAdmission(db.url)
-  const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness, admissionSql })
+  const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness, admissionSql, embedder: embedder ?? undefined })
   const server = app.listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

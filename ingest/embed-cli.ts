@@ -1,0 +1,124 @@
+/**
+ * `make embed` / `npm run embed`: gives every job a vector of the configured model
+ * (EMBEDDING_PROVIDER, EMBEDDING_MODEL): jobs that have none (ingested while the model
+ * was unavailable, or with EMBEDDING_PROVIDER=none) and jobs whose vector another
+ * model made (after a change of model, so that queries, embedded by the new model,
+ * find them). Pages of PAGE jobs in id order, with a progress bar on a terminal and a
+ * summary; texts in the embedding cache are not embedded again, so an interrupted run
+ * resumes where it stopped. Exits 1 when jobs are left without a vector.
+ *
+ * `npm run embed -- --write-demo-vectors` rewrites ingest/embed/demo-vectors.bin: the
+ * demo postings, ingested into a scratch in-memory database and embedded from scratch.
+ */
+import { parseArgs } from 'node:util'
+import cliProgress from 'cli-progress'
+import { loadConfig } from '../sql/config.ts'
+import { connect, openDatabase, type Sql } from '../sql/db.ts'
+import { startEmbedded } from '../sql/embedded.ts'
+import { countEmbeddingBacklog, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
+import { migrate } from '../sql/migrate.ts'
+import { demoPostings } from './demo-data.ts'
+import { createEmbedder } from './embed/create.ts'
+import { DEMO_VECTORS, writeDemoVectors } from './embed/demo-vectors.ts'
+import { embedJobs } from './embed/embed-jobs.ts'
+import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
+import { ingest } from './pipeline.ts'
+
+/** Jobs read, embedded and written per round: the texts of a page are embedded together. */
+const PAGE = 500
+
+const { values } = parseArgs({ options: { 'write-demo-vectors': { type: 'boolean' } } })
+const config = loadConfig()
+const embedder = createEmbedder(config.embedding)
+if (!embedder) {
+  console.error('embed: EMBEDDING_PROVIDER is none; set it to use, transformers or openai')
+  process.exit(2)
+}
+
+async function backfill(sql: Sql, embedder: Embedder) {
+  const started = Date.now()
+  const model = await modelId(sql, embedder.info)
+  const { missing, other_model } = await countEmbeddingBacklog(sql, model)
+  const { provider, model_name, model_version } = embedder.info
+  console.log(`embedding ${missing + other_model} jobs with ${provider} ${model_name} ${model_version}: ${missing} without a vector, ${other_model} with another model's`)
+  const bar = process.stdout.isTTY && missing + other_model > 0
+    ? new cliProgress.SingleBar({ format: 'embed |{bar}| {percentage}% | {value}/{total} jobs | {rate} texts/s | ETA {eta_formatted}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
+    : null
+  bar?.start(missing + other_model, 0, { rate: 0 })
+  let written = 0
+  let computed = 0
+  let left = 0
+  let stopped: unknown = null
+  for (let after = '0'; ; ) {
+    const rows = await listJobsToEmbed(sql, model, { after, limit: PAGE })
+    if (rows.length === 0) break
+    after = rows[rows.length - 1].id
+    const counts = await embedJobs(sql, embedder, model, rows, {
+      batch: config.embedding.batch,
+      onProgress: (n) => {
+        computed += n
+        bar?.update(written, { rate: Math.round(computed / Math.max((Date.now() - started) / 1000, 0.001)) })
+      },
+    })
+    written += counts.written
+    left += rows.length - counts.written
+    bar?.update(written)
+    if (counts.error) {
+      bar?.stop()
+      console.error(`embed: ${(counts.error as Error).message ?? counts.error}`)
+      if (counts.error instanceof EmbedderUnavailable) {
+        stopped = counts.error
+        break
+      }
+    }
+  }
+  bar?.stop()
+  const seconds = (Date.now() - started) / 1000
+  const remaining = await countEmbeddingBacklog(sql, model)
+  console.log(
+    `embedded ${written} jobs (${computed} texts by the model, the others from the cache) in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(written / Math.max(seconds, 0.001))} jobs/s); ${remaining.missing + remaining.other_model} jobs left without a vector of this model`,
+  )
+  return stopped === null && left === 0
+}
+
+async function writeDemo(embedder: Embedder) {
+  const scratch = await startEmbedded({ dataDir: null, port: 0 })
+  const sql = connect(scratch.url, 4)
+  try {
+    await migrate(sql)
+    const s = await ingest(sql, demoPostings(config.demoJobs), {
+      source: 'demo vectors',
+      embedder,
+      embedBatch: config.embedding.batch,
+      onEmbedError: (m) => console.error(`embed: ${m}`),
+      onBatch: (s) => process.stderr.write(`\r${s.read} postings read, ${s.embedded} embedded`),
+    })
+    process.stderr.write('\n')
+    if (s.not_embedded > 0) throw new Error(`${s.not_embedded} demo jobs were not embedded`)
+    console.log(`wrote ${await writeDemoVectors(sql, embedder.info)} vectors of ${s.inserted} demo jobs to ${DEMO_VECTORS}`)
+    return true
+  } finally {
+    await sql.end({ timeout: 5 })
+    await scratch.stop()
+  }
+}
+
+let ok = false
+try {
+  if (values['write-demo-vectors']) ok = await writeDemo(embedder)
+  else {
+    const db = await openDatabase(config)
+    try {
+      await migrate(db.sql)
+      ok = await backfill(db.sql, embedder)
+    } finally {
+      await db.close()
+    }
+  }
+} catch (e) {
+  console.error(`embed: ${(e as Error).message}`)
+} finally {
+  await embedder.close()
+}
+process.exit(ok ? 0 : 1)

@@ -1,0 +1,80 @@
+/**
+ * Gives stored jobs their vectors, for ingest (a batch's jobs, once written) and for
+ * `make embed` (a page of the backlog):
+ *   1. each job's text (job-text.ts) and its sha256;
+ *   2. texts whose hash the cache holds for the model are not embedded again;
+ *   3. the others are embedded once each, in batches of EMBEDDING_BATCH, as many at a
+ *      time as the embedder serves, and cached as each batch returns, so a run that
+ *      stops keeps what it made;
+ *   4. one statement gives every job the cached vector of its text, unless the job was
+ *      rewritten meanwhile (its new text is the next run's).
+ * When the model fails, step 4 still runs for the texts embedded or cached before the
+ * failure, and the failure is returned with the counts for the caller to report.
+ */
+import { toSql } from 'pgvector'
+import type { Db } from '../../sql/db.ts'
+import { findCachedHashes, insertCachedEmbeddings, updateJobEmbeddingsFromCache, type JobTextRow } from '../../sql/embeddings.ts'
+import { batches, type Embedder } from './embedder.ts'
+import { jobText, textSha256 } from './job-text.ts'
+
+export type EmbedCounts = {
+  /** jobs given a vector */
+  written: number
+  /** texts the model embedded (the others came from the cache) */
+  computed: number
+  /** why the model stopped, if it did */
+  error: unknown
+}
+
+export type EmbedOptions = {
+  batch: number
+  /** after each model batch, with the number of texts it embedded */
+  onProgress?: (texts: number) => void
+}
+
+export async function embedJobs(db: Db, embedder: Embedder, model: number, rows: JobTextRow[], opts: EmbedOptions): Promise<EmbedCounts> {
+  if (rows.length === 0) return { written: 0, computed: 0, error: null }
+  const jobs = rows.map((r) => {
+    const text = jobText(r)
+    return { id: r.id, version: r.version, text, sha: textSha256(text) }
+  })
+  const cached = await findCachedHashes(db, model, [...new Set(jobs.map((j) => j.sha))])
+  const todo = new Map<string, string>() // sha → text, each text once
+  for (const j of jobs) if (!cached.has(j.sha)) todo.set(j.sha, j.text)
+  let computed = 0
+  let error: unknown = null
+  await embedTexts(embedder, [...todo], opts, async (done) => {
+    await insertCachedEmbeddings(db, model, done.map(([sha, vector]) => ({ sha, vector: toSql(vector) })))
+    computed += done.length
+  }).catch((e) => (error = e))
+  const written = await updateJobEmbeddingsFromCache(db, model, jobs)
+  return { written: written.length, computed, error }
+}
+
+/**
+ * Embeds [key, text] pairs in batches, up to embedder.parallelism batches at a time,
+ * handing each batch's [key, vector] pairs to `store` before counting it done. The
+ * first failure stops the batches not yet started and is thrown once the others end.
+ */
+export async function embedTexts(
+  embedder: Embedder,
+  items: [string, string][],
+  opts: EmbedOptions,
+  store: (done: [string, number[]][]) => Promise<void>,
+) {
+  const queue = batches(items, opts.batch)
+  let failure: unknown = null
+  const lane = async () => {
+    for (let b = queue.shift(); b && failure === null; b = queue.shift()) {
+      try {
+        const vectors = await embedder.embed(b.map(([, text]) => text))
+        await store(b.map(([key], i) => [key, vectors[i]]))
+        opts.onProgress?.(b.length)
+      } catch (e) {
+        failure ??= e
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, embedder.parallelism ?? 1) }, lane))
+  if (failure !== null) throw failure
+}

@@ -1,0 +1,136 @@
+/**
+ * Ingest computes embeddings: new and changed texts are embedded with the model and
+ * cached by their hash, unchanged and returning texts are not embedded again, the
+ * database records the model, and postings land without vectors when no model can run.
+ */
+import anyTest, { type TestFn } from 'ava'
+import { fromSql } from 'pgvector'
+import { embedJobs } from '../../ingest/embed/embed-jobs.ts'
+import { jobText } from '../../ingest/embed/job-text.ts'
+import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
+import { ingest } from '../../ingest/pipeline.ts'
+import type { ReadItem } from '../../ingest/read.ts'
+import { listJobsToEmbed, modelId, storedModels } from '../../sql/embeddings.ts'
+import { generatePostings } from '../../seeds/generate.ts'
+import { testEmbedder } from '../helpers/app.ts'
+import { testDatabase, type TestDb } from '../helpers/db.ts'
+import { rawPosting } from '../helpers/factories.ts'
+import { Counting } from './counting.ts'
+import { startFakeOpenAI } from './openai-server.ts'
+
+const test = anyTest as TestFn<{ db: TestDb }>
+
+test.before(async (t) => {
+  t.context = { db: await testDatabase() }
+})
+test.after.always(async (t) => {
+  await t.context.db?.close()
+})
+
+const now = new Date('2026-11-20T12:00:00Z')
+const items = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))
+const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0)
+
+async function vectorsOf(t: { context: { db: TestDb } }, sourceIds: string[]) {
+  return t.context.db.sql<{ source_id: string; embedding: string | null; embedding_model: number | null }[]>`
+    select s.source_key as source_id, j.embedding::text, j.embedding_model
+    from job_sources s join jobs j on j.id = s.job_id where s.source_key = any(${sourceIds})`
+}
+
+test.serial('new postings are embedded in batches and the model recorded; unchanged ones embed nothing', async (t) => {
+  const { sql } = t.context.db
+  const embedder = new Counting(testEmbedder())
+  const postings = [...generatePostings({ jobs: 12, seed: 11, now: '2026-11-20' })]
+  const batches: number[] = []
+  const first = await ingest(sql, items(postings), { source: 'embed-a', now, embedder, embedBatch: 5, onBatch: (s) => batches.push(s.embedded_by_model) })
+  t.true(first.inserted > 0)
+  t.is(first.embedded, first.inserted)
+  t.is(first.embedded_by_model, first.inserted)
+  t.is(first.not_embedded, 0)
+  t.is(embedder.texts, first.inserted)
+  t.true(embedder.calls >= Math.ceil(first.inserted / 5), 'batches of EMBEDDING_BATCH')
+  t.true(batches.includes(5), 'progress after each model batch')
+
+  const model = await modelId(sql, embedder.info)
+  const rows = await sql<{ id: string; embedding: string; embedding_model: number; expired: boolean }[]>`
+    select id::text, embedding::text, embedding_model, expired from jobs where source_key = any(${postings.map((p) => p.source_id as string)})`
+  t.is(rows.length, first.inserted)
+  t.true(rows.every((r) => r.embedding_model === model))
+  // the stored vector is the model's embedding of the job's text as stored
+  const [job] = await listJobsToEmbed(sql, -1, { md5Hashes: (await sql`select md5_hash from jobs where id = ${rows[0].id}`).map((r) => r.md5_hash) })
+  const [expected] = await testEmbedder().embed([jobText(job)])
+  t.true(dot(fromSql(rows[0].embedding) as number[], expected) > 0.99999)
+  const stored = (await storedModels(sql)).find((m) => m.id === model)!
+  t.deepEqual({ ...stored, jobs: undefined }, { id: model, ...embedder.info, jobs: undefined })
+  t.true(stored.jobs >= rows.filter((r) => !r.expired).length)
+
+  const again = await ingest(sql, items(postings), { source: 'embed-a', now, embedder, embedBatch: 5 })
+  t.is(again.unchanged, postings.length)
+  t.is(again.embedded, 0)
+  t.is(again.not_embedded, 0)
+  t.is(embedder.texts, first.inserted, 'nothing embedded the second time')
+})
+
+test.serial('a changed text is embedded again, a text changed back comes from the cache, other changes keep the vector', async (t) => {
+  const { sql } = t.context.db
+  const embedder = new Counting(testEmbedder())
+  const original = rawPosting({ source_id: 'cache-1', job_title: 'Pastry Chef', description: '<p>Laminated doughs and viennoiserie for our bakery.</p>' }, 1)
+  const edited = { ...original, description: '<p>Sourdough and rye breads for our bakery, early shifts.</p>' }
+  const ingestOne = (raw: unknown) => ingest(sql, items([raw]), { source: 'cache', now, embedder })
+
+  t.like(await ingestOne(original), { inserted: 1, embedded: 1, embedded_by_model: 1 })
+  const [v1] = await vectorsOf(t, ['cache-1'])
+  t.like(await ingestOne(edited), { updated: 1, embedded: 1, embedded_by_model: 1 })
+  const [v2] = await vectorsOf(t, ['cache-1'])
+  t.not(v2.embedding, v1.embedding)
+  t.like(await ingestOne(original), { updated: 1, embedded: 1, embedded_by_model: 0 })
+  const [v3] = await vectorsOf(t, ['cache-1'])
+  t.is(v3.embedding, v1.embedding, 'the cached vector of the original text')
+  t.is(embedder.texts, 2)
+
+  // a salary is not part of the text: the job is rewritten and keeps its vector
+  t.like(await ingestOne({ ...original, salary_range: { min: 50000, max: 60000, currency: 'EUR', period: 'yearly' } }), { updated: 1, embedded: 0, not_embedded: 0 })
+  t.is((await vectorsOf(t, ['cache-1']))[0].embedding, v1.embedding)
+  t.is(embedder.texts, 2)
+})
+
+test.serial('without an available model, postings land with no vector and the summary counts them', async (t) => {
+  const { sql } = t.context.db
+  const fake = await startFakeOpenAI()
+  await fake.close() // nothing listens there any more
+  const unreachable = new OpenAIEmbedder({ baseUrl: fake.url, apiKey: 'sk-test', model: 'text-embedding-3-small', batch: 32, modelVersion: null })
+  const postings = Array.from({ length: 6 }, (_, i) => rawPosting({ source_id: `down-${i}`, job_title: `Warehouse Operative ${i}` }, 100 + i))
+  const errors: string[] = []
+  const s = await ingest(sql, items(postings), { source: 'down', now, embedder: unreachable, batchSize: 3, onEmbedError: (m) => errors.push(m) })
+  t.like(s, { inserted: 6, embedded: 0, not_embedded: 6 })
+  t.is(errors.length, 1, 'reported once; the run stops asking')
+  t.regex(errors[0], /unreachable/)
+  t.true((await vectorsOf(t, postings.map((p) => p.source_id))).every((r) => r.embedding === null && r.embedding_model === null))
+
+  const none = await ingest(sql, items([rawPosting({ source_id: 'none-1', job_title: 'Courier' }, 200)]), { source: 'none', now })
+  t.like(none, { inserted: 1, embedded: 0, not_embedded: 1 })
+})
+
+test.serial('a job rewritten while it is embedded keeps no vector of its old text', async (t) => {
+  const { sql } = t.context.db
+  await ingest(sql, items([rawPosting({ source_id: 'race-1', job_title: 'Night Porter' }, 300)]), { source: 'race', now })
+  const embedder = testEmbedder()
+  const model = await modelId(sql, embedder.info)
+  const [{ md5_hash }] = await sql`select md5_hash from jobs where source_key = 'race-1'`
+  const rows = await listJobsToEmbed(sql, model, { md5Hashes: [md5_hash] })
+  t.is(rows.length, 1)
+  await sql`update jobs set description = '<p>Reception at night.</p>', updated_at = now() + interval '1 second' where source_key = 'race-1'`
+  const counts = await embedJobs(sql, embedder, model, rows, { batch: 32 })
+  t.like(counts, { written: 0, computed: 1, error: null })
+  t.is((await vectorsOf(t, ['race-1']))[0].embedding, null)
+})
+
+test('modelId registers a model once and names it by provider, name and version', async (t) => {
+  const { sql } = t.context.db
+  const a = { provider: 'openai', model_name: 'text-embedding-3-small', model_version: 'dimensions-768' }
+  const id = await modelId(sql, a)
+  t.is(await modelId(sql, { ...a }), id)
+  t.not(await modelId(sql, { ...a, model_version: 'dimensions-768-b' }), id)
+  const [row] = await sql`select provider, model_name, model_version, dim from embedding_models where id = ${id}`
+  t.deepEqual({ ...row }, { ...a, dim: 768 })
+})
