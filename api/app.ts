@@ -18,6 +18,7 @@ import { cors } from './middleware/cors.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
 import { docsRoutes } from './routes/docs.ts'
+import { embedRoutes } from './routes/embed.ts'
 import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
@@ -59,7 +60,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(cors())
   app.use(readinessGate(readiness))
 
-  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), docsRoutes()]
+  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), docsRoutes()]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app
 }

@@ -21,6 +21,7 @@ import { jobSearchBody, jobSearchQuery, MAX_DAYS_AGO, MAX_LIMIT, MAX_RADIUS, MAX
 import { LIST_PARAMS } from './routes/search.ts'
 import { subindustriesQuery } from './schemas/reference.ts'
 import { MAX_JOB_IDS, MAX_QUERY_LENGTH, MAX_TOP_K, MAX_VECTORS, neuralSearchBody, vsearchBody } from './schemas/vector-search.ts'
+import { embedBody, MAX_TEXT_LENGTH, MAX_TEXTS } from './schemas/embed.ts'
 import { EF_SEARCH, NEURAL_DEPTH, NEURAL_WINDOW, RRF_K } from '../sql/vector-search.ts'
 import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
@@ -311,6 +312,59 @@ const vectorSearch503: ResponseObject = {
   }),
 }
 
+// POST /v2/embed
+
+const embedDoc = [
+  'The server\'s embedding of each text: a unit-length vector of 768 numbers, compared by cosine similarity (for unit vectors, the dot product). ' +
+    'The same model embeds the stored jobs and vsearch\'s and neural-search\'s queries, so the vectors can be sent to neural-search as `vector.vectors`. ' +
+    'Vectors are comparable only while `model_name` and `model_version` are the same: a server whose model changes (EMBEDDING_PROVIDER, EMBEDDING_MODEL) answers with the new names.',
+  '',
+  `**Body**: \`{"texts": [...]}\` (1 to ${MAX_TEXTS} strings) or \`{"text": "..."}\` (one string; the response is the same, with one embedding), not both. ` +
+    `Each text has 1 to ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters and is not only white space. Texts are embedded as sent; a model reads at most its window ` +
+    '(the default, Universal Sentence Encoder lite, its first 128 tokens, about 500 characters of English).',
+  '',
+  '**Response**: `embeddings` in the order of the texts, each an embedding result as the spec describes it (`embedding`, `dtype`, always `text` here, `dim`, `model_name`, ' +
+    '`model_version`), and the shared `dim`, `model_name` and `model_version` once more at the top level. The default model makes 512 numbers; they are zero-padded to 768, ' +
+    'which changes no similarity, and its model_version says so.',
+  '',
+  '**Errors**: 422 for a body without texts or text, with both, an empty or too long list, or a text that is empty, blank or too long (`loc` names it); ' +
+    '503 when no embedding model is configured (EMBEDDING_PROVIDER=none) or it cannot run (the model does not load, the embeddings endpoint is unreachable). ' +
+    'Needs a key and the vector_api feature, which every plan has. Not metered.',
+  '',
+  bodyDoc,
+].join('\n')
+
+const EmbedResponse: JsonSchema = {
+  type: 'object',
+  properties: {
+    embeddings: {
+      type: 'array',
+      description: 'One embedding result per text, in the order of the texts',
+      items: {
+        type: 'object',
+        properties: {
+          embedding: { type: 'array', items: { type: 'number' }, minItems: 768, maxItems: 768, description: 'Unit length; compare by cosine similarity' },
+          dtype: { type: 'string', enum: ['text'], description: 'What was embedded: `text` (resume embeddings say `resume`)' },
+          dim: { type: 'integer', enum: [768] },
+          model_name: { type: 'string', examples: ['universal-sentence-encoder-lite'] },
+          model_version: { type: 'string', examples: ['use-lite-0.2.0-512-zero-padded-768'] },
+        },
+        required: ['embedding', 'dtype', 'dim', 'model_name', 'model_version'],
+      },
+    },
+    dim: { type: 'integer', enum: [768] },
+    model_name: { type: 'string' },
+    model_version: { type: 'string' },
+  },
+  required: ['embeddings', 'dim', 'model_name', 'model_version'],
+}
+
+const embed503: ResponseObject = {
+  description: 'The service is starting, or no embedding model is configured or it cannot run',
+  headers: { 'Retry-After': { description: 'Seconds to wait, while starting', schema: { type: 'integer' } } },
+  content: json(ref('HTTPError'), { example: { detail: 'The embedding model is unavailable (none is configured: EMBEDDING_PROVIDER is none); retry later' } }),
+}
+
 export const routeDocs: RouteDoc[] = [
   // Jobs
   {
@@ -380,6 +434,18 @@ export const routeDocs: RouteDoc[] = [
     response: NeuralSearchPage,
     errors: vectorSearchErrors('An unknown job id in vector.job_ids or an unknown vector.artifact_id, or vector sources that cancel out'),
     responses: { 503: vectorSearch503 },
+  },
+  {
+    method: 'post',
+    path: '/v2/embed',
+    summary: 'Embed texts',
+    description: embedDoc,
+    tags: ['Jobs'],
+    auth: 'key',
+    body: embedBody,
+    response: EmbedResponse,
+    errors: { 400: undecodableBody, 415: unsupportedBody },
+    responses: { 503: embed503 },
   },
   {
     method: 'get',
