@@ -1,0 +1,541 @@
+/**
+ * The vector search benchmark: vsearch recall@10 against exact nearest neighbours, and
+ * vsearch and neural-search latency over HTTP, over BENCH_VECTOR_JOBS (100,000)
+ * generated postings embedded by EMBEDDING_PROVIDER's model (the default, USE lite),
+ * on the machine's Postgres (BENCH_DATABASE_URL). docs/performance.md has what it
+ * measures and the figures.
+ *
+ * The corpus is built once, through the ingest pipeline with the embedder (so its
+ * throughput is the ingest embedding throughput), as jds_bench_vector_<jobs>, and kept:
+ * reruns skip ingest and embedding. A build that stopped part way is finished by the
+ * next run (the pipeline re-reads the postings, finds the landed ones unchanged and
+ * embeds only what lacks a vector). BENCH_BUILD_ONLY=1 builds the corpus and stops.
+ *
+ *   node --max-semi-space-size=64 --import tsx test/bench/vector.ts
+ */
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import pino from 'pino'
+import postgres from 'postgres'
+import { buildApp } from '../../api/app.ts'
+import { neuralSearchBody, vsearchBody, type NeuralSearchBody, type VsearchBody } from '../../api/schemas/vector-search.ts'
+import { lexicalSearch, neuralSlice, vsearchFilters } from '../../api/vector-search-input.ts'
+import { createEmbedder } from '../../ingest/embed/create.ts'
+import { embedJobs } from '../../ingest/embed/embed-jobs.ts'
+import type { Embedder } from '../../ingest/embed/embedder.ts'
+import { jobText } from '../../ingest/embed/job-text.ts'
+import { ingest, type Summary } from '../../ingest/pipeline.ts'
+import { generatePostings } from '../../seeds/generate.ts'
+import { createAccount, createKey } from '../../sql/accounts.ts'
+import { loadConfig } from '../../sql/config.ts'
+import { connect, connectAdmission, type Sql } from '../../sql/db.ts'
+import { countEmbeddingBacklog, listJobsToEmbed, modelId } from '../../sql/embeddings.ts'
+import { migrate } from '../../sql/migrate.ts'
+import type { SearchFilters } from '../../sql/search.ts'
+import { EF_SEARCH, neuralSearch, vectorSearch, type Accuracy, type VectorQuery } from '../../sql/vector-search.ts'
+
+const JOBS = Number(process.env.BENCH_VECTOR_JOBS ?? 100_000)
+/** corpus jobs whose vectors are queries (search_type job); the QUERY_TEXTS below are the other half */
+const QUERIES = Number(process.env.BENCH_QUERIES ?? 50)
+/** rounds over the queries, per HTTP case */
+const REPS = Number(process.env.BENCH_REPS ?? 3)
+const BUILD_ONLY = process.env.BENCH_BUILD_ONLY === '1'
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const name = `jds_bench_vector_${JOBS}`
+const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
+
+/** Natural-language queries, each with a title term for neural-search's text rank (RRF). */
+export const QUERY_TEXTS: [query: string, title: string][] = [
+  ['senior backend engineer python', 'engineer'],
+  ['frontend developer react typescript', 'developer'],
+  ['machine learning engineer, deep learning and NLP', 'engineer'],
+  ['devops engineer kubernetes terraform aws', 'devops'],
+  ['security engineer penetration testing', 'security'],
+  ['IT support technician help desk', 'support'],
+  ['QA automation tester selenium', 'qa'],
+  ['data analyst SQL and Tableau dashboards', 'analyst'],
+  ['product manager for a B2B SaaS platform', 'product'],
+  ['program manager leading cross-functional projects', 'manager'],
+  ['mechanical engineer CAD design', 'engineer'],
+  ['research scientist in a biology lab', 'scientist'],
+  ['account executive selling enterprise software', 'account'],
+  ['sales representative, commission, field sales', 'sales'],
+  ['business development manager partnerships', 'business'],
+  ['digital marketing specialist SEO and paid ads', 'marketing'],
+  ['content writer and social media', 'writer'],
+  ['graphic designer branding and illustration', 'designer'],
+  ['UX designer user research and prototyping', 'designer'],
+  ['financial analyst forecasting and budgeting', 'analyst'],
+  ['accountant payroll and month-end close', 'accountant'],
+  ['bank teller customer transactions', 'teller'],
+  ['insurance claims adjuster', 'claims'],
+  ['compliance officer anti-money laundering', 'compliance'],
+  ['corporate lawyer contracts', 'counsel'],
+  ['paralegal at a law firm', 'paralegal'],
+  ['HR generalist employee relations', 'hr'],
+  ['technical recruiter sourcing engineers', 'recruiter'],
+  ['office administrator, reception and scheduling', 'administrator'],
+  ['executive assistant to the CEO', 'assistant'],
+  ['customer success manager onboarding clients', 'customer'],
+  ['call center customer service representative', 'customer'],
+  ['operations manager warehouse logistics', 'operations'],
+  ['strategy consultant management consulting', 'consultant'],
+  ['procurement specialist supplier negotiation', 'procurement'],
+  ['real estate agent residential property', 'real estate'],
+  ['retail store manager', 'store'],
+  ['cashier part time weekends', 'cashier'],
+  ['hotel front desk receptionist', 'front desk'],
+  ['line cook in a busy restaurant', 'cook'],
+  ['head chef fine dining', 'chef'],
+  ['truck driver CDL long haul', 'driver'],
+  ['delivery driver evenings', 'delivery'],
+  ['electrician commercial installations', 'electrician'],
+  ['plumber apprentice', 'plumber'],
+  ['registered nurse night shift hospital', 'nurse'],
+  ['pharmacist in a community pharmacy', 'pharmacist'],
+  ['physical therapist outpatient clinic', 'therapist'],
+  ['high school math teacher', 'teacher'],
+  ['social worker child and family services', 'social worker'],
+]
+
+/** vsearch bodies' filters: none, a broad one, and a selective one (one country and one category). */
+export const FILTERS: [label: string, body: Record<string, unknown>][] = [
+  ['none', {}],
+  ['one category (Software Engineer)', { job_categories: ['Software Engineer Jobs'] }],
+  ['Germany + Sales Jobs', { locations: { country: 'Germany' }, job_categories: ['Sales Jobs'] }],
+]
+const ACCURACIES: Accuracy[] = ['low', 'medium', 'high']
+const K = 10
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
+}
+const median = (xs: number[]) => pct(xs, 50)
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length
+const fmt = (x: number, d = 1) => x.toFixed(d)
+const clock = () => new Date().toISOString().slice(11, 19)
+const log = (msg: string) => console.error(`[${clock()}] ${msg}`)
+
+// --- the corpus, built once ---------------------------------------------------------------
+
+type BuildRun = {
+  kind: string; started_at: Date; read: number; embedded: number; embedded_by_model: number; seconds: number; threads: number; batch: number; cpus: number
+  cpu_seconds: number; load_avg: number
+}
+
+async function corpus(embedder: Embedder, embedBatch: number, threads: number) {
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+  const [exists] = await admin`select 1 from pg_database where datname = ${name}`
+  if (!exists) await admin`create database ${admin(name)}`
+  await admin.end()
+  const sql = connect(dbUrl, 10, 'bench vector')
+  await migrate(sql)
+  // the bench's own record of how the corpus was built (throughput is reported from it on every run)
+  await sql`
+    create table if not exists bench_vector_build (
+      kind text not null, started_at timestamptz not null, finished_at timestamptz not null default now(),
+      read int not null, embedded int not null, embedded_by_model int not null, seconds float8 not null,
+      threads int not null, batch int not null, cpus int not null, model text not null,
+      -- CPU time of the bench's process (main thread, normalize worker, model threads); Postgres not included
+      cpu_seconds float8 not null, load_avg float8 not null)`
+  const model = await modelId(sql, embedder.info)
+  const modelName = `${embedder.info.provider} ${embedder.info.model_name} ${embedder.info.model_version}`
+  const [done] = await sql`select 1 from bench_vector_build where kind = 'ingest' and model = ${modelName}`
+  if (!done) {
+    const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from jobs`
+    log(`${n ? 'finishing' : 'building'} the corpus: ${JOBS} generated postings into ${name}, embedded by ${modelName} (${threads} threads, batches of ${embedBatch}) …`)
+    let line = 0
+    const items = function* () {
+      for (const raw of generatePostings({ jobs: JOBS, seed: 42, now: '2026-11-20' })) yield { line: ++line, raw: raw as never }
+    }
+    let last = 0
+    const loads: number[] = []
+    const cpu0 = process.cpuUsage()
+    const cpuSeconds = () => {
+      const c = process.cpuUsage(cpu0)
+      return (c.user + c.system) / 1e6
+    }
+    const report = (s: Summary) => {
+      loads.push(os.loadavg()[0])
+      const rate = s.read / Math.max(s.seconds, 0.001)
+      const embedRate = s.embedded_by_model / Math.max(s.seconds, 0.001)
+      const eta = (JOBS - s.read) / Math.max(rate, 0.001)
+      log(
+        `read ${s.read}/${JOBS} (${fmt((100 * s.read) / JOBS, 1)} %), inserted ${s.inserted}, embedded ${s.embedded} jobs ` +
+          `(${s.embedded_by_model} texts by the model), not embedded ${s.not_embedded}; ${fmt(s.seconds, 0)} s, ` +
+          `${fmt(rate)} postings/s, ${fmt(embedRate)} texts/s; ETA ${fmt(eta / 60, 0)} min; ` +
+          `this process ${fmt(cpuSeconds() / Math.max(s.seconds, 0.001), 2)} cores busy, load average ${fmt(os.loadavg()[0], 1)}`,
+      )
+    }
+    const started = new Date()
+    const s = await ingest(sql, items(), {
+      source: 'bench-vector',
+      embedder,
+      embedBatch,
+      onEmbedError: (m) => log(`embedding failed: ${m}`),
+      onBatch: (s) => {
+        if (Date.now() - last < 30_000) return
+        last = Date.now()
+        report(s)
+      },
+    })
+    report(s)
+    if (s.not_embedded > 0) throw new Error(`${s.not_embedded} jobs were left without a vector; rerun to finish them`)
+    await sql`
+      insert into bench_vector_build (kind, started_at, read, embedded, embedded_by_model, seconds, threads, batch, cpus, model, cpu_seconds, load_avg)
+      values ('ingest', ${started}, ${s.read}, ${s.embedded}, ${s.embedded_by_model}, ${s.seconds}, ${threads}, ${embedBatch}, ${os.cpus().length}, ${modelName},
+        ${cpuSeconds()}, ${mean(loads)})`
+    const t = performance.now()
+    for (const table of ['jobs', 'job_locations', 'companies', 'embedding_cache']) await sql.unsafe(`vacuum analyze ${table}`)
+    log(`vacuum analyze: ${fmt((performance.now() - t) / 1000, 0)} s`)
+  }
+  const backlog = await countEmbeddingBacklog(sql, model)
+  if (backlog.missing + backlog.other_model > 0) {
+    // jobs the model could not embed (a model error): embed them as `make embed` would
+    log(`embedding ${backlog.missing + backlog.other_model} jobs left without a vector …`)
+    for (let after = '0'; ; ) {
+      const rows = await listJobsToEmbed(sql, model, { after, limit: 1000 })
+      if (rows.length === 0) break
+      const c = await embedJobs(sql, embedder, model, rows, { batch: embedBatch })
+      if (c.error) throw c.error
+      after = rows[rows.length - 1].id
+    }
+  }
+  const runs = await sql<BuildRun[]>`
+    select kind, started_at, read, embedded, embedded_by_model, seconds, threads, batch, cpus, cpu_seconds, load_avg
+    from bench_vector_build where model = ${modelName} order by started_at`
+  return { sql, model, modelName, runs }
+}
+
+// --- helpers ------------------------------------------------------------------------------
+
+/** A request body as the route sees it once validated. */
+async function asVsearch(body: unknown): Promise<VsearchBody> {
+  await vsearchBody.validate(body, { strict: true })
+  return vsearchBody.cast(body) as VsearchBody
+}
+async function asNeural(body: unknown): Promise<NeuralSearchBody> {
+  await neuralSearchBody.validate(body, { strict: true })
+  return neuralSearchBody.cast(body) as NeuralSearchBody
+}
+
+const ids = (r: { jobs: { _id: string }[] }) => r.jobs.map((j) => j._id)
+
+/** The last statement of a vector search, as sent (debug), to EXPLAIN it. */
+type Captured = { query: string; params: unknown[] }
+
+// --- run ----------------------------------------------------------------------------------
+
+const config = loadConfig()
+const embedder = createEmbedder(config.embedding)
+if (!embedder) throw new Error('EMBEDDING_PROVIDER=none: the vector bench needs an embedding model')
+const { sql, model, modelName, runs } = await corpus(embedder, config.embedding.batch, config.embedding.threads)
+if (BUILD_ONLY) {
+  await embedder.close()
+  await sql.end()
+  log('corpus built')
+  process.exit(0)
+}
+
+const [{ live, embedded }] = await sql<{ live: number; embedded: number }[]>`
+  select count(*) filter (where not expired)::int as live, count(*) filter (where not expired and embedding_model = ${model})::int as embedded from jobs`
+
+// the embedder alone: short queries, and posting texts as ingest makes them (not cached: embed() is the model)
+const short = QUERY_TEXTS.map(([q]) => q)
+await embedder.embed(short.slice(0, 2)) // loads the model
+const queryTimes: number[] = []
+for (let i = 0; i < 40; i++) {
+  const t = performance.now()
+  await embedder.embed([short[i % short.length]])
+  queryTimes.push(performance.now() - t)
+}
+let t0 = performance.now()
+const textVectors = await embedder.embed(short)
+const shortRate = short.length / ((performance.now() - t0) / 1000)
+// the first 640 jobs' texts (model -1 is no model: every job is listed)
+const postingTexts = (await listJobsToEmbed(sql, -1, { after: '0', limit: 640 })).map(jobText)
+t0 = performance.now()
+await embedder.embed(postingTexts)
+const postingRate = postingTexts.length / ((performance.now() - t0) / 1000)
+const meanChars = mean(postingTexts.map((t) => Math.min(t.length, 1000)))
+
+// query jobs: live, embedded, spread over the table in a fixed pseudo-random order
+const queryJobs = await sql<{ id: string; embedding: string }[]>`
+  select id::text, embedding::text from jobs
+  where not expired and embedding_model = ${model}
+  order by md5('bench' || id::text)
+  limit ${QUERIES}`
+const jobVector = (e: string) => JSON.parse(e) as number[]
+
+type Q = { label: string; vector: number[]; exclude?: string[] }
+const queries: Q[] = [
+  ...queryJobs.map((j) => ({ label: `job ${j.id}`, vector: jobVector(j.embedding), exclude: [j.id] })),
+  ...QUERY_TEXTS.map(([q], i) => ({ label: q, vector: textVectors[i] })),
+]
+
+// exact nearest neighbours: the same vectorSearch on connections whose planner may not use an
+// index scan, which is the only way the HNSW index can serve a query (it has no bitmap scan)
+const exactSql = postgres(dbUrl, { max: 2, onnotice: () => {}, connection: { application_name: 'bench vector exact', enable_indexscan: 'off' } as never })
+let captured: Captured | null = null
+const captureSql = postgres(dbUrl, {
+  max: 1,
+  onnotice: () => {},
+  debug: (_c, query, params) => {
+    if (/with nearest as materialized/.test(query)) captured = { query, params }
+  },
+})
+
+async function explain(q: VectorQuery, f: SearchFilters, neural = false) {
+  captured = null
+  if (neural) await neuralSearch(captureSql as Sql, q, f, { offset: 0, limit: 10, raw: false })
+  else await vectorSearch(captureSql as Sql, q, f, K, { offset: 0, limit: K, raw: false })
+  const c = captured as Captured | null
+  if (!c) return null
+  return sql.begin(async (tx) => {
+    await tx`select set_config('hnsw.ef_search', ${String(EF_SEARCH[q.accuracy])}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+    const rows = await tx.unsafe(`explain (analyze, buffers) ${c.query}`, c.params as never[])
+    return rows.map((r) => r['QUERY PLAN'] as string).join('\n')
+  })
+}
+/** The indexes a plan reads jobs through (a sequential scan of jobs is named), and how many rows the HNSW scan went through. */
+function planOf(plan: string | null) {
+  if (plan === null) return '?'
+  const used = [...plan.matchAll(/Scan(?: Backward)? using (\w+)|Bitmap Index Scan on (\w+)/g)]
+    .map((m) => m[1] ?? m[2])
+    .filter((n) => n.startsWith('jobs_') || n.startsWith('job_locations_'))
+  const seq = /Seq Scan on jobs\b/.test(plan) ? ['seq scan of jobs'] : []
+  const names = [...new Set([...seq, ...used])].join(', ') || 'jobs_pkey'
+  const lines = plan.split('\n')
+  const at = lines.findIndex((l) => /Index Scan using jobs_embedding_idx/.test(l))
+  if (at < 0) return names
+  const rows = Number(/actual time=\S+ rows=(\d+)/.exec(lines[at])?.[1] ?? NaN)
+  const next = lines.findIndex((l, i) => i > at && /->/.test(l))
+  const removed = lines.slice(at + 1, next < 0 ? undefined : next).map((l) => /Rows Removed by Filter: (\d+)/.exec(l)?.[1]).find(Boolean)
+  return Number.isNaN(rows) ? names : `${names} (${rows + Number(removed ?? 0)} rows scanned)`
+}
+const usesHnsw = (plan: string | null) => plan !== null && /jobs_embedding_idx/.test(plan)
+/** A plan without the query vector's 768 numbers. */
+const shortPlan = (plan: string) => plan.replace(/'\[[-0-9.e,]+\]'/g, "'[…]'")
+
+// --- recall -------------------------------------------------------------------------------
+
+type RecallRow = { filter: string; accuracy: Accuracy | 'exact'; recalls: number[]; short: number; ms: number[]; plan: string }
+const recallRows: RecallRow[] = []
+log(`recall: ${queries.length} queries × ${FILTERS.length} filters, against exact nearest neighbours …`)
+for (const [label, body] of FILTERS) {
+  const filters = vsearchFilters(await asVsearch(body))
+  const exact: string[][] = []
+  const exactRow: RecallRow = { filter: label, accuracy: 'exact', recalls: [], short: 0, ms: [], plan: '' }
+  for (const q of queries) {
+    const t = performance.now()
+    const r = await vectorSearch(exactSql as Sql, { vector: q.vector, model, accuracy: 'medium', exclude: q.exclude }, filters, K, { offset: 0, limit: K, raw: false })
+    exactRow.ms.push(performance.now() - t)
+    exact.push(ids(r))
+    if (r.jobs.length < K) exactRow.short++
+  }
+  {
+    // the exact plan must not read the HNSW index
+    captured = null
+    await vectorSearch(captureSql as Sql, { vector: queries[0].vector, model, accuracy: 'medium', exclude: queries[0].exclude }, filters, K, { offset: 0, limit: K, raw: false })
+    const c = captured as Captured | null
+    const plan = c ? (await exactSql.unsafe(`explain ${c.query}`, c.params as never[])).map((r) => r['QUERY PLAN'] as string).join('\n') : null
+    exactRow.plan = planOf(plan)
+    if (usesHnsw(plan)) throw new Error(`the exact search used the HNSW index:\n${plan}`)
+  }
+  for (const accuracy of ACCURACIES) {
+    const row: RecallRow = { filter: label, accuracy, recalls: [], short: 0, ms: [], plan: '' }
+    for (const [i, q] of queries.entries()) {
+      const t = performance.now()
+      const r = await vectorSearch(sql, { vector: q.vector, model, accuracy, exclude: q.exclude }, filters, K, { offset: 0, limit: K, raw: false })
+      row.ms.push(performance.now() - t)
+      const got = new Set(ids(r))
+      if (r.jobs.length < exact[i].length) row.short++
+      row.recalls.push(exact[i].length ? exact[i].filter((id) => got.has(id)).length / exact[i].length : 1)
+    }
+    row.plan = planOf(await explain({ vector: queries[0].vector, model, accuracy, exclude: queries[0].exclude }, filters))
+    recallRows.push(row)
+    log(`  ${label}, ${accuracy}: recall@10 ${fmt(mean(row.recalls), 3)}`)
+  }
+  recallRows.push(exactRow)
+}
+
+// --- latency over HTTP --------------------------------------------------------------------
+
+const roomy = { limit: 1_000_000, windowSeconds: 60 }
+const admissionSql = connectAdmission(dbUrl)
+const app = buildApp({ sql, config: { ...config, rateLimits: { key: roomy, search: roomy, anonymous: roomy } }, log: pino({ level: 'silent' }), admissionSql, embedder })
+const server = app.listen(0, '127.0.0.1')
+await new Promise((r) => server.once('listening', r))
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const account = await createAccount(sql, `bench-vector-${Date.now()}@example.test`, 'scale')
+const key = await createKey(sql, account)
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+const post = (path: string, body: unknown) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(base + path, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
+    })
+    req.on('error', reject)
+    req.end(JSON.stringify(body))
+  })
+
+type Case = {
+  route: 'vsearch' | 'neural-search'
+  label: string
+  /** query embedding inside the request (reported apart; not in the targets) */
+  embeds?: boolean
+  bodies: Record<string, unknown>[]
+  /** each body's query vector, for the same search as SQL */
+  vectors: number[][]
+}
+const jobVectors = queries.slice(0, queryJobs.length).map((q) => q.vector)
+const byJob = (label: string, body: (id: string, i: number) => Record<string, unknown>, route: Case['route'] = 'vsearch'): Case =>
+  ({ route, label, bodies: queryJobs.map((j, i) => body(j.id, i)), vectors: jobVectors })
+const byText = (label: string, body: (v: number[], i: number) => Record<string, unknown>, route: Case['route'] = 'neural-search'): Case =>
+  ({ route, label, bodies: textVectors.map((v, i) => body(v, i)), vectors: textVectors })
+const cases: Case[] = [
+  byJob('job, no filters', (id) => ({ search_type: 'job', job_id: id })),
+  byJob('job, one category', (id) => ({ search_type: 'job', job_id: id, ...FILTERS[1][1] })),
+  byJob('job, Germany + Sales', (id) => ({ search_type: 'job', job_id: id, ...FILTERS[2][1] })),
+  byJob('job, top_k 100, limit 100', (id) => ({ search_type: 'job', job_id: id, top_k: 100, limit: 100 })),
+  byText('vectors only', (v) => ({ vector: { vectors: [v] } })),
+  byText('vectors + job_titles (RRF)', (v, i) => ({ vector: { vectors: [v] }, lexical: { job_titles: [QUERY_TEXTS[i][1]] } })),
+  byText('vectors + job_titles + US (RRF)', (v, i) => ({ vector: { vectors: [v] }, lexical: { job_titles: [QUERY_TEXTS[i][1]], geo_locations: [{ country: 'United States' }] } })),
+  byJob('job_ids + keywords (RRF)', (id, i) => ({ vector: { job_ids: [id] }, lexical: { keywords: [QUERY_TEXTS[i % QUERY_TEXTS.length][1]] } }), 'neural-search'),
+  { ...byText('summary (embeds the query)', (_v, i) => ({ search_type: 'summary', query: QUERY_TEXTS[i][0] }), 'vsearch'), embeds: true },
+  { ...byText('query + job_titles (embeds the query)', (_v, i) => ({ vector: { query: QUERY_TEXTS[i][0] }, lexical: { job_titles: [QUERY_TEXTS[i][1]] } })), embeds: true },
+]
+
+/** The same search as SQL: the route's own mapping, with the query vector in hand. */
+async function direct(c: Case, body: Record<string, unknown>, vector: number[]) {
+  if (c.route === 'vsearch') {
+    const b = await asVsearch(body)
+    const exclude = b.search_type === 'job' ? [b.job_id!] : undefined
+    const limit = b.limit ?? Math.min(b.top_k, 100)
+    return vectorSearch(sql, { vector, model, accuracy: 'medium', exclude }, vsearchFilters(b), b.top_k, { offset: 0, limit, raw: false })
+  }
+  const b = await asNeural(body)
+  const slice = neuralSlice(b)
+  const { filters } = lexicalSearch(b.lexical ?? {}, account, slice, false)
+  return neuralSearch(sql, { vector, model, accuracy: 'medium' }, filters, slice)
+}
+
+type LatencyRow = { c: Case; http: number[]; direct: number[]; results: number[]; plan: string }
+const latencyRows: LatencyRow[] = []
+log(`latency: ${cases.length} cases × ${queries.length / 2} queries × ${REPS} rounds over HTTP, and as SQL …`)
+for (const c of cases) {
+  const row: LatencyRow = { c, http: [], direct: [], results: [], plan: '' }
+  const path = `/v2/jobs/${c.route}`
+  for (const body of c.bodies.slice(0, 3)) {
+    const res = await post(path, body) // warm-up
+    if (res.status !== 200) throw new Error(`${c.route} ${c.label}: ${res.status} ${res.body}`)
+  }
+  for (let rep = 0; rep < REPS; rep++) {
+    for (const [i, body] of c.bodies.entries()) {
+      let t = performance.now()
+      const res = await post(path, body)
+      const ms = performance.now() - t
+      if (res.status !== 200) throw new Error(`${c.route} ${c.label}: ${res.status} ${res.body}`)
+      row.http.push(ms)
+      if (rep === 0) row.results.push((JSON.parse(res.body) as { jobs: unknown[] }).jobs.length)
+      if (!c.embeds) {
+        t = performance.now()
+        await direct(c, body, c.vectors[i])
+        row.direct.push(performance.now() - t)
+      }
+    }
+  }
+  if (!c.embeds) {
+    const b = c.bodies[0]
+    if (c.route === 'vsearch') {
+      const v = await asVsearch(b)
+      row.plan = planOf(await explain({ vector: c.vectors[0], model, accuracy: 'medium', exclude: [v.job_id!] }, vsearchFilters(v)))
+    } else {
+      const v = await asNeural(b)
+      const { filters } = lexicalSearch(v.lexical ?? {}, account, neuralSlice(v), false)
+      row.plan = planOf(await explain({ vector: c.vectors[0], model, accuracy: 'medium' }, filters, true))
+    }
+  }
+  latencyRows.push(row)
+  log(`  ${c.route} ${c.label}: median ${fmt(median(row.http))} ms`)
+}
+agent.destroy()
+server.close()
+await app.context.admission!.close()
+await admissionSql.end()
+
+// --- EXPLAIN ANALYZE of the selective filter at medium, for the docs ------------------------
+const selective = vsearchFilters(await asVsearch(FILTERS[2][1]))
+const selectivePlan = await explain({ vector: queries[0].vector, model, accuracy: 'medium', exclude: queries[0].exclude }, selective)
+
+await embedder.close()
+await exactSql.end()
+await captureSql.end()
+await sql.end()
+
+// --- report -------------------------------------------------------------------------------
+
+const date = new Date().toISOString().slice(0, 10)
+console.log(`\nVector search, ${JOBS.toLocaleString('en-US')} postings (${live.toLocaleString('en-US')} live, ${embedded.toLocaleString('en-US')} of them with a vector) on ${new URL(serverUrl).host}, ${os.cpus().length} cores, ${date}`)
+console.log(`model: ${modelName}\n`)
+
+console.log('Corpus build (ingest with embedding, once):\n')
+console.log('| run | started | postings read | jobs embedded | texts by the model | seconds | postings/s | texts/s | threads × batch | CPU s of the process per posting | load average |')
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---|---:|---:|')
+for (const r of runs) {
+  console.log(
+    `| ${r.kind} | ${r.started_at.toISOString().slice(0, 16).replace('T', ' ')} | ${r.read} | ${r.embedded} | ${r.embedded_by_model} | ${fmt(r.seconds, 0)} | ` +
+      `${fmt(r.read / r.seconds)} | ${fmt(r.embedded_by_model / r.seconds)} | ${r.threads} × ${r.batch} | ${fmt((1000 * r.cpu_seconds) / r.read, 0)} ms | ${fmt(r.load_avg, 1)} |`,
+  )
+}
+console.log('\nThe embedder alone (this run):\n')
+console.log('| what | figure |')
+console.log('|---|---:|')
+console.log(`| one short query, embed() (query-embedding time): median | ${fmt(median(queryTimes))} ms |`)
+console.log(`| the same: p95 | ${fmt(pct(queryTimes, 95))} ms |`)
+console.log(`| ${short.length} short queries in one call | ${fmt(shortRate)} texts/s |`)
+console.log(`| ${postingTexts.length} posting texts in one call (${fmt(meanChars, 0)} characters read on average) | ${fmt(postingRate)} texts/s |`)
+
+console.log(`\nvsearch recall@${K} against exact nearest neighbours, ${queryJobs.length} job vectors (search_type job) + ${QUERY_TEXTS.length} embedded query texts:\n`)
+console.log('| filter | accuracy (ef_search) | recall@10 mean | job queries | text queries | worst query | queries short of 10 | SQL median ms | SQL p95 ms | plan |')
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|')
+const nj = queryJobs.length
+for (const r of recallRows) {
+  const ef = r.accuracy === 'exact' ? 'exact (no index scan)' : `${r.accuracy} (${EF_SEARCH[r.accuracy]})`
+  const rec = r.accuracy === 'exact' ? ['', '', '', ''] : [fmt(mean(r.recalls), 3), fmt(mean(r.recalls.slice(0, nj)), 3), fmt(mean(r.recalls.slice(nj)), 3), fmt(Math.min(...r.recalls), 2)]
+  const strong = r.accuracy === 'medium' ? (x: string) => `**${x}**` : (x: string) => x
+  console.log(`| ${r.filter} | ${ef} | ${rec[0] ? strong(rec[0]) : ''} | ${rec[1]} | ${rec[2]} | ${rec[3]} | ${r.short} | ${fmt(median(r.ms))} | ${fmt(pct(r.ms, 95))} | ${r.plan} |`)
+}
+
+console.log(`\nLatency over HTTP (accuracy medium, ${REPS} rounds over the queries, kept-alive socket) and the same search as SQL:\n`)
+console.log('| route | case | requests | results (median) | HTTP median ms | HTTP p95 ms | SQL median ms | HTTP / SQL | plan |')
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---|')
+for (const r of latencyRows) {
+  const sqlMed = r.direct.length ? median(r.direct) : NaN
+  console.log(
+    `| ${r.c.route} | ${r.c.label} | ${r.http.length} | ${median(r.results)} | ${fmt(median(r.http))} | ${fmt(pct(r.http, 95))} | ` +
+      `${r.direct.length ? fmt(sqlMed) : ''} | ${r.direct.length ? fmt(median(r.http) / sqlMed, 2) : ''} | ${r.plan} |`,
+  )
+}
+const pooled = (route: string) => latencyRows.filter((r) => r.c.route === route && !r.c.embeds).flatMap((r) => r.http)
+const vs = pooled('vsearch')
+const ns = pooled('neural-search')
+console.log(`| **vsearch, all cases without query embedding** | | ${vs.length} | | **${fmt(median(vs))}** | **${fmt(pct(vs, 95))}** | | | |`)
+console.log(`| **neural-search, all cases without query embedding** | | ${ns.length} | | **${fmt(median(ns))}** | **${fmt(pct(ns, 95))}** | | | |`)
+
+const medRecall = (filter: string) => mean(recallRows.find((r) => r.filter === filter && r.accuracy === 'medium')!.recalls)
+console.log('\nTargets:\n')
+console.log('| measure | figure | target | |')
+console.log('|---|---:|---:|---|')
+const target = (label: string, figure: string, goal: string, met: boolean) => console.log(`| ${label} | ${figure} | ${goal} | ${met ? 'met' : 'MISSED'} |`)
+target('vsearch recall@10, medium, no filter', fmt(medRecall('none'), 3), '≥ 0.95', medRecall('none') >= 0.95)
+target('vsearch recall@10, medium, Germany + Sales Jobs', fmt(medRecall(FILTERS[2][0]), 3), '≥ 0.95', medRecall(FILTERS[2][0]) >= 0.95)
+target('vsearch median over HTTP (no query embedding)', `${fmt(median(vs))} ms`, '≤ 25 ms', median(vs) <= 25)
+target('neural-search median over HTTP (no query embedding)', `${fmt(median(ns))} ms`, '≤ 50 ms', median(ns) <= 50)
+
+if (process.env.BENCH_EXPLAIN === '1' && selectivePlan) console.log(`\nEXPLAIN ANALYZE, vsearch Germany + Sales Jobs, medium:\n\n${shortPlan(selectivePlan)}`)
