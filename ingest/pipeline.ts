@@ -14,6 +14,7 @@
 import type { Sql } from '../sql/db.ts'
 import { countUnembedded, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested } from '../sql/postings.ts'
+import { refreshCompensationPercentiles } from '../sql/scores.ts'
 import { analyzeSearchTables } from '../sql/search.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
 import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
@@ -164,8 +165,12 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   }
 
   await markBoardsIngested(sql, [...boards], seenAt)
-  // search's total_count estimates follow the data only once the statistics do
-  if (summary.inserted + summary.updated > 0) await analyzeSearchTables(sql)
+  if (summary.inserted + summary.updated > 0) {
+    // compensation_value_score ranks a salary among the other live postings (docs/scores.md)
+    await refreshCompensationPercentiles(sql)
+    // search's total_count estimates follow the data only once the statistics do
+    await analyzeSearchTables(sql)
+  }
   summary.seconds = (Date.now() - started) / 1000
   await finishIngestRun(sql, runId, summary)
   return summary

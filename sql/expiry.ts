@@ -5,6 +5,7 @@
  * that arrived already past valid_through) is copied there, in the same transaction.
  */
 import type { Db, Sql } from './db.ts'
+import { refreshCompensationPercentiles } from './scores.ts'
 import { analyzeSearchTables } from './search.ts'
 
 export async function expireJobs(sql: Sql, { afterDays, now = new Date() }: { afterDays: number; now?: Date }) {
@@ -13,8 +14,11 @@ export async function expireJobs(sql: Sql, { afterDays, now = new Date() }: { af
     const archived = await archiveExpired(tx)
     return { expired, archived }
   })
-  // searches match live jobs only: their estimates need the new proportion
-  if (result.expired > 0) await analyzeSearchTables(sql)
+  if (result.expired > 0) {
+    // percentiles rank among live postings, and searches' estimates count live jobs only
+    await refreshCompensationPercentiles(sql)
+    await analyzeSearchTables(sql)
+  }
   return result
 }
 
