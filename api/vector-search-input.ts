@@ -9,13 +9,14 @@
  * each of: the mean of job_ids' vectors, the resume of artifact_id, the query, and the
  * mean of the raw vectors.
  */
-import type { Embedder } from '../ingest/embed/embedder.ts'
+import { EmbedderUnavailable, type Embedder } from '../ingest/embed/embedder.ts'
 import { locationGroup } from '../seeds/places/location-groups.ts'
 import type { Db } from '../sql/db.ts'
+import { modelId, storedModels, type StoredModel } from '../sql/embeddings.ts'
 import type { SearchFilters, SearchPage } from '../sql/search.ts'
-import { findJobVectors, findResumeVector, type Accuracy, type StoredVector, type VectorQuery } from '../sql/vector-search.ts'
+import { findJobVectors, findResumeVector, type Accuracy, type StoredVector } from '../sql/vector-search.ts'
 import { errors } from './errors.ts'
-import type { JobSearchBody } from './schemas/search.ts'
+import { MAX_LIMIT, type JobSearchBody } from './schemas/search.ts'
 import { neuralPage, type NeuralLexical, type NeuralSearchBody, type SearchType, type VsearchBody } from './schemas/vector-search.ts'
 import { toSearch } from './search-filters.ts'
 
@@ -100,55 +101,97 @@ export function meanDirection(vectors: number[][]): number[] | null {
 
 export type VectorSources = { jobIds?: string[]; artifactId?: string; query?: string; vectors?: number[][] }
 
-type Source = { vector: number[]; model: number | null; from: string }
+/** A source's vector and its model; raw vectors name none and take the other sources' (or the server's). */
+type Source = { vector: number[]; model: number | 'any' }
 
 /**
- * The query vector of the given sources and the model that made it. Unknown job ids
- * and artifact ids are 400s (another account's resume is unknown); a stored record
- * without a vector yet is a 409 (make embed fills it in); a query without an embedder
- * is a 503.
+ * The query vector of the given sources and the model whose vectors it is compared
+ * with. Unknown job ids and artifact ids are 400s (another account's resume is
+ * unknown); a stored record without a vector, or with one of an unknown model, is a
+ * 409 (make embed fills it in); sources of two models are a 409; a query the embedder
+ * cannot embed is a 503.
+ *
+ * Raw vectors carry no model: they are taken to be the other sources' model, or else
+ * the server's (they come from POST /v2/embed or /v2/resumes/embed), or without an
+ * embedder the model most live jobs' vectors are from.
  */
-export async function queryVector(db: Db, embedder: Embedder | undefined, accountId: string, s: VectorSources): Promise<{ vector: number[]; model: number | null }> {
+export async function queryVector(db: Db, embedder: Embedder | undefined, accountId: string, s: VectorSources): Promise<{ vector: number[]; model: number }> {
   const sources: Source[] = []
   if (s.jobIds?.length) {
     const ids = [...new Set(s.jobIds)]
     const found = await findJobVectors(db, ids)
     const unknown = ids.filter((id) => !found.some((f) => f.id === id))
     if (unknown.length) throw errors.badRequest(`Unknown job_id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
-    sources.push(combined(found.map((f) => stored(f, `job ${f.id}`)), 'job_ids'))
+    sources.push(combined(found.map((f) => stored(f, `job ${f.id}`)), 'the jobs of job_ids'))
   }
   if (s.artifactId !== undefined) {
     const resume = await findResumeVector(db, accountId, s.artifactId)
     if (!resume) throw errors.badRequest(`Unknown artifact_id: ${s.artifactId}`)
     sources.push(stored(resume, `resume ${resume.id}`))
   }
-  if (s.query !== undefined) sources.push(await embedQuery(embedder, s.query))
-  if (s.vectors?.length) sources.push({ vector: meanDirection(s.vectors) ?? cancelled('vectors'), model: null, from: 'vectors' })
-  return combined(sources, 'the vector sources')
+  if (s.query !== undefined) sources.push(await embedQuery(db, embedder, s.query))
+  if (s.vectors?.length) sources.push({ vector: meanDirection(s.vectors) ?? cancelled('vectors'), model: 'any' })
+  const { vector, model } = combined(sources, 'the vector sources')
+  return { vector, model: model === 'any' ? await serverModel(db, embedder) : model }
 }
 
 /** A stored vector as a source; a record without one has not been embedded yet. */
 function stored(v: StoredVector, what: string): Source {
   if (!v.embedding) throw errors.embeddingConflict(`${what} has no embedding yet: run make embed`)
-  return { vector: v.embedding, model: v.model, from: what }
+  if (v.model === null) throw errors.embeddingConflict(`${what} has a vector of an unknown model: run make embed to re-embed it`)
+  return { vector: v.embedding, model: v.model }
 }
 
-async function embedQuery(embedder: Embedder | undefined, query: string): Promise<Source> {
+async function embedQuery(db: Db, embedder: Embedder | undefined, query: string): Promise<Source> {
   if (!embedder) throw errors.embedderUnavailable('none is configured')
-  const [vector] = await embedder.embed([query])
-  return { vector, model: null, from: 'query' }
+  try {
+    const [vector] = await embedder.embed([query])
+    return { vector, model: await modelId(db, embedder.info) }
+  } catch (e) {
+    if (e instanceof EmbedderUnavailable) throw errors.embedderUnavailable(e.message)
+    throw e
+  }
+}
+
+/** The model raw vectors are taken to be from when nothing else says. */
+async function serverModel(db: Db, embedder: Embedder | undefined) {
+  if (embedder) return modelId(db, embedder.info)
+  const [most] = await storedModels(db)
+  if (!most || most.jobs === 0) throw errors.embeddingConflict('No job has a vector yet: run make embed')
+  return most.id
 }
 
 /** The sources' mean direction; sources of different models are never mixed. */
 function combined(sources: Source[], what: string): Source {
-  const models = [...new Set(sources.map((s) => s.model).filter((m) => m !== null))]
+  const models = [...new Set(sources.flatMap((s) => (s.model === 'any' ? [] : [s.model])))]
   if (models.length > 1) throw errors.embeddingConflict(`${what} were embedded by different models; run make embed to embed everything with one`)
-  if (sources.length === 1) return sources[0]
-  return { vector: meanDirection(sources.map((s) => s.vector)) ?? cancelled(what), model: models[0] ?? null, from: what }
+  const model = models[0] ?? 'any'
+  if (sources.length === 1) return { ...sources[0], model }
+  return { vector: meanDirection(sources.map((s) => s.vector)) ?? cancelled(what), model }
 }
 
 function cancelled(what: string): never {
   throw errors.badRequest(`The directions of ${what} cancel out: their mean is a vector of zeros`)
+}
+
+const modelName = (m: StoredModel) => `${m.provider} ${m.model_name} ${m.model_version}`
+
+/**
+ * Called when the vector list came back empty: a 409 when that is because no live
+ * job has a vector of the query's model (the stored ones are another model's, or
+ * there are none), naming the models; otherwise the filters left nothing, and the
+ * empty answer stands. Only empty answers pay for the count of stored vectors.
+ */
+export async function assertModelStored(db: Db, model: number) {
+  const models = await storedModels(db)
+  if (models.some((m) => m.id === model && m.jobs > 0)) return
+  const query = models.find((m) => m.id === model)
+  const others = models.filter((m) => m.jobs > 0)
+  if (others.length === 0) throw errors.embeddingConflict('No job has a vector yet: run make embed')
+  throw errors.embeddingConflict(
+    `No job has a vector of the query's model${query ? ` (${modelName(query)})` : ''}; the stored vectors are from ` +
+      `${others.map((m) => `${modelName(m)} (${m.jobs} jobs)`).join(', ')}. Run make embed to re-embed the jobs with the query's model`,
+  )
 }
 
 // --- requests ---------------------------------------------------------------------------
@@ -165,8 +208,9 @@ export function vsearchSources(type: SearchType, b: VsearchBody): VectorSources 
   return { query: need('query') }
 }
 
+/** limit defaults to top_k (as far as a page goes); page or offset place the slice. */
 export function vsearchSlice(b: VsearchBody) {
-  const limit = b.limit ?? Math.min(b.top_k, 100)
+  const limit = b.limit ?? Math.min(b.top_k, MAX_LIMIT)
   const offset = b.offset ?? ((b.page ?? 1) - 1) * limit
   return { offset, limit, raw: b.return_raw_description === 'true' }
 }
@@ -183,5 +227,3 @@ export function neuralSlice(b: NeuralSearchBody) {
 }
 
 export const accuracyOf = (b: { accuracy: string }) => b.accuracy as Accuracy
-
-export type { VectorQuery }

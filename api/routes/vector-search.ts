@@ -18,7 +18,7 @@ import { MAX_LIMIT } from '../schemas/search.ts'
 import { neuralSearchBody, SEARCH_TYPES, vsearchBody, type SearchType } from '../schemas/vector-search.ts'
 import { validate } from '../validate.ts'
 import {
-  accuracyOf, lexicalSearch, neuralSlice, neuralSources, queryVector, vsearchFilters, vsearchSlice, vsearchSources,
+  accuracyOf, assertModelStored, lexicalSearch, neuralSlice, neuralSources, queryVector, vsearchFilters, vsearchSlice, vsearchSources,
 } from '../vector-search-input.ts'
 
 const positive = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : undefined)
@@ -71,7 +71,9 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     const { vector, model } = await queryVector(sql, embedder, ctx.state.account.id, sources)
     const slice = vsearchSlice(body)
     const query = { vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined }
-    ctx.body = vsearchResponse(await vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), slice.offset, slice.limit)
+    const result = await vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice)
+    if (result.nearest === 0) await assertModelStored(sql, model)
+    ctx.body = vsearchResponse(result, slice.offset, slice.limit)
   })
 
   router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true }), async (ctx) => {
@@ -99,6 +101,7 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     const { vector, model } = await queryVector(sql, embedder, accountId, sources)
     const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold }
     const result = await neuralSearch(sql, query, filters, slice)
+    if (result.nearest === 0) await assertModelStored(sql, model)
     ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit)
   })
 

@@ -127,7 +127,8 @@ const vectorValues = array(number().required()).test('dimensions', function (v) 
 export const neuralVector = object({
   job_ids: array(string().required().max(30)).max(MAX_JOB_IDS),
   artifact_id: string().max(100),
-  query: query(),
+  // blank text embeds to nothing in particular; vsearch's blank query is the spec's 400 instead (a summary without its query)
+  query: query().test('not-blank', 'query must not be blank', (v) => v === undefined || v.trim().length > 0),
   vectors: array(vectorValues.required()).max(MAX_VECTORS),
   score_threshold: similarity(),
 })

@@ -5,14 +5,14 @@
  * with one "engineer" each ties on ts_rank and falls to recency.
  */
 import anyTest, { type TestFn } from 'ava'
-import { randomBytes, randomUUID } from 'node:crypto'
-import { toSql } from 'pgvector'
+import { randomBytes } from 'node:crypto'
 import { buildOpenApi } from '../../api/openapi.ts'
 import type { JsonSchema } from '../../api/schemas/responses.ts'
-import { RRF_K } from '../../sql/vector-search.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { modelId } from '../../sql/embeddings.ts'
+import { NEURAL_DEPTH, RRF_K } from '../../sql/vector-search.ts'
+import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
-import { axis, cosine, planar, seedPostings, setJobVectors } from './vector-fixtures.ts'
+import { axis, cosine, insertResume, planar, seedPostings, setJobVectors } from './vector-fixtures.ts'
 
 const test = anyTest as TestFn<TestApp>
 
@@ -140,16 +140,36 @@ test('vector sources: raw vectors are normalized, job_ids averaged, an artifact_
   for (const job of byJobs.jobs) t.true(near(job.vector_score, similarity(job.job_title)), job.job_title)
   t.true(byJobs.jobs.every((job, i) => i === 0 || job.vector_score! <= byJobs.jobs[i - 1].vector_score!), 'most similar first')
 
-  const [resume] = await t.context.db.sql<{ id: string }[]>`
-    insert into resumes (account_id, resume_url, file_key, status, embedding)
-    values (${t.context.accountId}, 'https://files.example.test/r.pdf', ${randomUUID()}, 'parsed', ${toSql(axis(1))}::vector)
-    returning id::text`
+  const resume = { id: await insertResume(t.context.db.sql, t.context.accountId, axis(1)) }
   const byResume = await neural(t, { vector: { artifact_id: resume.id }, lexical })
   t.deepEqual(byResume.titles[0], 'Neural Delta Engineer', 'axis 1: the least like axis 0 comes first')
 
   const both = await neural(t, { vector: { artifact_id: resume.id, vectors: [axis(0)] }, lexical })
   const diagonal = axis(0).map((x, i) => x + axis(1)[i])
   for (const job of both.jobs) t.true(near(job.vector_score, cosine(diagonal, planar(rrfCase.find(([x]) => x === job.job_title)![1]!))), job.job_title)
+})
+
+test('vector.query is embedded by the server\'s model, and averages with other sources', async (t) => {
+  const embedder = testEmbedder()
+  const texts = ['Senior backend engineer: Python, PostgreSQL, REST APIs', 'Registered nurse, night shift, cardiology ward', 'Pastry chef for a French bakery']
+  const titles = ['Neural Semantic Engineer', 'Neural Semantic Nurse', 'Neural Semantic Chef']
+  const { name, ids } = await company(t, titles.map((title): Seed => [title, null]))
+  const vectors = await embedder.embed(texts)
+  await setJobVectors(t.context.db.sql, titles.map((title, i): [string, number[]] => [ids.get(title)!, vectors[i]]))
+  const query = 'software developer, python, backend'
+  const [q] = await embedder.embed([query])
+  const alone = await neural(t, { vector: { query }, lexical: { company_name: name } })
+  t.is(alone.status, 200)
+  t.is(alone.titles[0], 'Neural Semantic Engineer')
+  for (const job of alone.jobs) t.true(Math.abs(job.vector_score! - cosine(q, vectors[titles.indexOf(job.job_title)])) < 1e-4, job.job_title)
+  // with the nurse's own vector as a second source: the mean of the two directions
+  const both = await neural(t, { vector: { query, vectors: [vectors[1]] }, lexical: { company_name: name } })
+  const mean = q.map((x, i) => x + vectors[1][i])
+  for (const job of both.jobs) t.true(Math.abs(job.vector_score! - cosine(mean, vectors[titles.indexOf(job.job_title)])) < 1e-4, job.job_title)
+  // and with text terms: fused
+  const fused = await neural(t, { vector: { query }, lexical: { company_name: name, job_titles: ['nurse'] } })
+  t.is(fused.jobs[0].meta.ranking, 'rrf')
+  t.deepEqual(fused.titles.slice(0, 2).sort(), ['Neural Semantic Engineer', 'Neural Semantic Nurse'])
 })
 
 test('unknown job ids and another account\'s resume are 400s; unembedded ones 409s; bad vectors 422s', async (t) => {
@@ -163,9 +183,7 @@ test('unknown job ids and another account\'s resume are 400s; unembedded ones 40
   t.deepEqual(unembedded.body, { detail: `job ${ids.get('Neural Foxtrot Engineer')} has no embedding yet: run make embed` })
 
   const other = await createAccountWithKey(t.context.db.sql)
-  const [theirs] = await t.context.db.sql<{ id: string }[]>`
-    insert into resumes (account_id, resume_url, file_key, embedding)
-    values (${other.accountId}, 'https://files.example.test/r.pdf', ${randomUUID()}, ${toSql(axis(0))}::vector) returning id::text`
+  const theirs = { id: await insertResume(t.context.db.sql, other.accountId, axis(0)) }
   const denied = await neural(t, { vector: { artifact_id: theirs.id }, lexical })
   t.is(denied.status, 400)
   t.deepEqual(denied.body, { detail: `Unknown artifact_id: ${theirs.id}` })
@@ -180,6 +198,7 @@ test('unknown job ids and another account\'s resume are 400s; unembedded ones 40
     [{ vector: { vectors: [axis(0).map(() => 0)] } }, { type: 'value_error', loc: ['body', 'vector', 'vectors', 0] }],
     [{ vector: { vectors: [axis(0).map((x, i) => (i === 3 ? 'a' : x))] } }, { type: 'float_type', loc: ['body', 'vector', 'vectors', 0, 3] }],
     [{ vector: {} }, { type: 'missing', loc: ['body', 'vector'] }],
+    [{ vector: { query: '  ' } }, { type: 'value_error', loc: ['body', 'vector', 'query'] }],
     [{ vector: { score_threshold: 0.5 } }, { type: 'missing', loc: ['body', 'vector'] }],
     [{ vector: { job_ids: 'x' } }, { type: 'list_type', loc: ['body', 'vector', 'job_ids'] }],
     [{ vector: { vectors: [axis(0)], score_threshold: -2 } }, { type: 'greater_than_equal', loc: ['body', 'vector', 'score_threshold'] }],
@@ -192,6 +211,26 @@ test('unknown job ids and another account\'s resume are 400s; unembedded ones 40
   }
 })
 
+test('sources of two models are a 409; raw vectors take the other sources\' model', async (t) => {
+  const { name, ids } = await company(t, rrfCase)
+  const other = await modelId(t.context.db.sql, { provider: 'transformers', model_name: 'other-model', model_version: '2' })
+  const lexical = { company_name: name }
+  const { ids: otherIds } = await company(t, [['Neural Other Model Engineer', 0.9]])
+  await setJobVectors(t.context.db.sql, [[otherIds.get('Neural Other Model Engineer')!, axis(0)]], other)
+  const mixed = await neural(t, { vector: { job_ids: [ids.get('Neural Alpha Engineer'), otherIds.get('Neural Other Model Engineer')] }, lexical })
+  t.is(mixed.status, 409)
+  t.deepEqual(mixed.body, { detail: 'the jobs of job_ids were embedded by different models; run make embed to embed everything with one' })
+  const resume = await insertResume(t.context.db.sql, t.context.accountId, axis(0))
+  const crossed = await neural(t, { vector: { artifact_id: resume, job_ids: [otherIds.get('Neural Other Model Engineer')] }, lexical })
+  t.is(crossed.status, 409)
+  t.deepEqual(crossed.body, { detail: 'the vector sources were embedded by different models; run make embed to embed everything with one' })
+  // raw vectors with the other model's job: compared with that model's vectors only
+  const adopted = await neural(t, { vector: { job_ids: [otherIds.get('Neural Other Model Engineer')], vectors: [axis(0)] } })
+  t.is(adopted.status, 200)
+  t.true(adopted.titles.includes('Neural Other Model Engineer'))
+  t.false(adopted.titles.some((x) => rrfCase.some(([title]) => title === x)), 'no fixture-model job')
+})
+
 // --- request shape ------------------------------------------------------------------------------
 
 test('neither vector nor lexical, two different page values, or a page too deep: 422', async (t) => {
@@ -200,8 +239,8 @@ test('neither vector nor lexical, two different page values, or a page too deep:
     [{ page: 2, limit: 5 }, { type: 'missing', loc: ['body', 'vector'] }],
     [{ lexical: { page: 2 }, page: 3 }, { type: 'value_error', loc: ['body', 'lexical', 'page'] }],
     [{ lexical: { limit: 20 }, limit: 30 }, { type: 'value_error', loc: ['body', 'lexical', 'limit'] }],
-    [{ lexical: {}, page: 11, limit: 100 }, { type: 'value_error', loc: ['body', 'page'] }],
-    [{ lexical: { page: 101, limit: 10 } }, { type: 'value_error', loc: ['body', 'page'] }],
+    [{ lexical: {}, page: 5, limit: 100 }, { type: 'value_error', loc: ['body', 'page'] }],
+    [{ lexical: { page: 41, limit: 10 } }, { type: 'value_error', loc: ['body', 'page'] }],
     [{ lexical: { limit: 101 } }, { type: 'less_than_equal', loc: ['body', 'lexical', 'limit'] }],
     [{ lexical: 'engineer' }, { type: 'dict_type', loc: ['body', 'lexical'] }],
     [{ lexical: { location_group: 'Atlantis' } }, { type: 'value_error', loc: ['body', 'lexical', 'location_group'] }],
@@ -221,8 +260,8 @@ test('neither vector nor lexical, two different page values, or a page too deep:
     t.is(res.body.detail.length, 1, JSON.stringify(res.body.detail).slice(0, 300))
     t.like(res.body.detail[0], item, JSON.stringify(body))
   }
-  const atLimit = await neural(t, { lexical: { page: 10, limit: 100 } })
-  t.is(atLimit.status, 200, 'page × limit = 1,000 is allowed')
+  const atLimit = await neural(t, { lexical: { page: 4, limit: 100 } })
+  t.is(atLimit.status, 200, `page × limit = ${NEURAL_DEPTH} is allowed`)
 })
 
 test('page and limit at the top level or inside lexical page the same ranking, without overlap', async (t) => {

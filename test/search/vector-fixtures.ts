@@ -6,13 +6,16 @@
  * and b: every vector of one plane has similarity 0 to the axes of another, so a test
  * that adds jobs on axes of its own never shows up in another's results above score 0.
  */
+import { randomUUID } from 'node:crypto'
 import { toSql } from 'pgvector'
 import { EMBEDDING_DIM } from '../../ingest/embed/embedder.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import type { Sql } from '../../sql/db.ts'
+import { modelId } from '../../sql/embeddings.ts'
+import { testEmbedder } from '../helpers/app.ts'
 import { rawPosting } from '../helpers/factories.ts'
 
-export const axis = (a: number) => Array.from({ length: EMBEDDING_DIM }, (_, i) => (i === a ? 1 : 0))
+export const axis = (a: number): number[] => Array.from({ length: EMBEDDING_DIM }, (_, i) => (i === a ? 1 : 0))
 
 export function planar(similarity: number, a = 0, b = 1) {
   const v = axis(a)
@@ -41,10 +44,24 @@ export async function seedPostings(sql: Sql, postings: Record<string, unknown>[]
   return new Map(rows.map((r) => [r.job_title, r.id]))
 }
 
-/** Sets jobs' vectors (and the model that made them, when the schema records one). */
-export async function setJobVectors(sql: Sql, vectors: [id: string, vector: number[]][], model: number | null = null) {
-  for (const [id, v] of vectors) {
-    await sql`update jobs set embedding = ${toSql(v)}::vector where id = ${id}`
-    if (model !== null) await sql`update jobs set embedding_model = ${model} where id = ${id}`
-  }
+/**
+ * The model the fixtures' vectors are recorded as made by: the test apps' embedder's,
+ * which raw query vectors are taken to be from.
+ */
+export const fixtureModel = (sql: Sql) => modelId(sql, testEmbedder().info)
+
+/** Sets jobs' vectors, as made by `model` (the fixtures' by default). */
+export async function setJobVectors(sql: Sql, vectors: [id: string, vector: number[]][], model?: number) {
+  const made = model ?? (await fixtureModel(sql))
+  for (const [id, v] of vectors) await sql`update jobs set embedding = ${toSql(v)}::vector, embedding_model = ${made} where id = ${id}`
+}
+
+/** A resume of the account with this vector (none: not embedded yet), as made by the fixtures' model. */
+export async function insertResume(sql: Sql, accountId: string, vector: number[] | null) {
+  const model = vector ? await fixtureModel(sql) : null
+  const [row] = await sql<{ id: string }[]>`
+    insert into resumes (account_id, resume_url, file_key, status, embedding, embedding_model)
+    values (${accountId}, 'https://files.example.test/r.pdf', ${`r-${randomUUID()}`}, 'parsed', ${vector ? toSql(vector) : null}::vector, ${model})
+    returning id::text`
+  return row.id
 }

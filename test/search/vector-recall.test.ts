@@ -12,10 +12,10 @@ import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/
 import { EF_SEARCH, explainNearest, vectorSearch, type Accuracy } from '../../sql/vector-search.ts'
 import { connect } from '../../sql/db.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
-import { cosine } from './vector-fixtures.ts'
+import { cosine, fixtureModel } from './vector-fixtures.ts'
 
 type Row = { id: string; vector: number[]; legal: boolean }
-const test = anyTest as TestFn<{ db: TestDb; rows: Row[] }>
+const test = anyTest as TestFn<{ db: TestDb; rows: Row[]; model: number }>
 
 const JOBS = 2_000
 const DIMS = 16 // the random vectors live in a few dimensions: a graph search is still needed, and loading stays quick
@@ -39,6 +39,7 @@ test.before(async (t) => {
     size_max: null, size_bucket: null, industries: [], subindustries: [], type: null, is_recruiting_agency: false, job_board: 'TestBoard',
   }])
   const nulls = Object.fromEntries(jobColumns.map((c) => [c, null])) as JobRow
+  const model = await fixtureModel(sql)
   const rows: Row[] = []
   for (let start = 0; start < JOBS; start += 500) {
     const batch = Array.from({ length: 500 }, (_, k): JobRow => {
@@ -55,13 +56,13 @@ test.before(async (t) => {
     const inserted = await insertJobs(sql, batch)
     const vectors = inserted.map(() => randomVector())
     await sql`
-      update jobs j set embedding = v.embedding::vector
+      update jobs j set embedding = v.embedding::vector, embedding_model = ${model}
       from unnest(${inserted.map((r) => r.id)}::bigint[], ${vectors.map((v) => toSql(v))}::text[]) as v(id, embedding)
       where j.id = v.id`
     inserted.forEach((r, k) => rows.push({ id: r.id, vector: vectors[k], legal: (start + k) % 3 === 0 }))
   }
   await sql`analyze jobs, companies`
-  Object.assign(t.context, { db, rows })
+  Object.assign(t.context, { db, rows, model })
 })
 test.after.always(async (t) => {
   await t.context?.db?.close()
@@ -80,7 +81,7 @@ const recall = (found: string[], truth: string[]) => found.filter((id) => truth.
 const legal: SearchFilters = { categories: ['Legal Jobs'] }
 
 test.serial('the planner serves a shallow nearest-jobs query from the HNSW index', async (t) => {
-  const q = { vector: randomVector(), model: null, accuracy: 'low' as Accuracy }
+  const q = { vector: randomVector(), model: t.context.model, accuracy: 'low' as Accuracy }
   t.regex(await explainNearest(t.context.db.sql, q, {}, 10), /jobs_embedding_idx/)
 })
 
@@ -109,7 +110,7 @@ test.serial('a search deeper than ef_search returns all it asks for, near-exact,
   await indexOnly(db, async (sql) => {
     for (const [filters, pool] of [[{}, rows], [legal, rows.filter((r) => r.legal)]] as const) {
       const q = randomVector()
-      const query = { vector: q, model: null, accuracy: 'low' as Accuracy }
+      const query = { vector: q, model: t.context.model, accuracy: 'low' as Accuracy }
       t.regex(await explainNearest(sql, query, filters, topK), /Index Scan using jobs_embedding_idx/, JSON.stringify(filters))
       const result = await vectorSearch(sql, query, filters, topK, { offset: 0, limit: topK, raw: false })
       t.is(result.total, topK, JSON.stringify(filters))
@@ -141,7 +142,7 @@ test.serial('recall@10 against exact nearest neighbours at each accuracy, over 2
   for (const accuracy of ['low', 'medium', 'high'] as Accuracy[]) {
     let sum = 0
     for (const q of queries) {
-      const result = await vectorSearch(db.sql, { vector: q, model: null, accuracy }, {}, 10, { offset: 0, limit: 10, raw: false })
+      const result = await vectorSearch(db.sql, { vector: q, model: t.context.model, accuracy }, {}, 10, { offset: 0, limit: 10, raw: false })
       sum += recall(result.jobs.map((j) => j._id), exact(rows, q, 10))
     }
     recalls[accuracy] = sum / queries.length

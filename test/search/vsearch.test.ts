@@ -5,11 +5,17 @@
  * databases.
  */
 import anyTest, { type TestFn } from 'ava'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
+import pino from 'pino'
 import { randomUUID } from 'node:crypto'
-import { toSql } from 'pgvector'
+import { modelId } from '../../sql/embeddings.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
-import { axis, cosine, planar, seedPostings, setJobVectors } from './vector-fixtures.ts'
+import { EmbedderUnavailable, type Embedder } from '../../ingest/embed/embedder.ts'
+import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
+import { buildApp } from '../../api/app.ts'
+import { loadConfig } from '../../sql/config.ts'
+import { axis, cosine, insertResume, planar, seedPostings, setJobVectors } from './vector-fixtures.ts'
 
 type Ctx = TestApp & { ids: Map<string, string>; vectors: Map<string, number[]> }
 const test = anyTest as TestFn<Ctx>
@@ -41,8 +47,9 @@ const fixture: [string, number, Record<string, unknown>][] = [
 ]
 const live = fixture.map(([title]) => title).filter((t) => !t.includes('Expired'))
 
+const generous = { limit: 100_000, windowSeconds: 60 }
+
 test.before(async (t) => {
-  const generous = { limit: 100_000, windowSeconds: 60 }
   const app = await startTestApp({ config: { rateLimits: { key: generous, search: generous, anonymous: generous } } })
   await app.db.sql`update accounts set plan = 'scale' where id = ${app.accountId}`
   const ids = await seedPostings(
@@ -69,13 +76,7 @@ async function vsearch(t: { context: Ctx }, body: unknown, headers?: Record<stri
 }
 
 /** A resume of the account with this vector. */
-async function resume(t: { context: Ctx }, accountId: string, vector: number[] | null) {
-  const [row] = await t.context.db.sql<{ id: string }[]>`
-    insert into resumes (account_id, resume_url, file_key, status, embedding)
-    values (${accountId}, 'https://files.example.test/r.pdf', ${`r-${randomUUID()}`}, 'parsed', ${vector ? toSql(vector) : null}::vector)
-    returning id::text`
-  return row.id
-}
+const resume = (t: { context: Ctx }, accountId: string, vector: number[] | null) => insertResume(t.context.db.sql, accountId, vector)
 
 const fromJob = (t: { context: Ctx }, title: string, extra: object = {}) => ({ search_type: 'job', job_id: t.context.ids.get(title), score: 0.2, top_k: 50, ...extra })
 
@@ -93,6 +94,73 @@ test('search_type job: nearest first by cosine similarity, the job itself and ex
   t.is(body.total_count, live.length - 1)
   t.is(body.company_count, 4)
   t.like(body, { page: 1, limit: 50, total_pages: 1, offset: 0 })
+})
+
+test('search_type summary: the query embedded by the server\'s model', async (t) => {
+  const embedder = testEmbedder()
+  const jobs = ['Senior backend engineer: Python, PostgreSQL, REST APIs', 'Registered nurse, night shift, cardiology ward', 'Pastry chef for a French bakery']
+  const titles = jobs.map((text) => `Vector Semantic ${text.split(/[:,]/)[0]}`)
+  const company = { name: 'Vector Semantic Co' }
+  const ids = await seedPostings(t.context.db.sql, titles.map((job_title, i) => ({ job_title, description: `<p>${jobs[i]}</p>`, company })), 'vsearch-semantic')
+  const vectors = await embedder.embed(jobs)
+  await setJobVectors(t.context.db.sql, titles.map((title, i): [string, number[]] => [ids.get(title)!, vectors[i]]))
+  const query = 'software developer, python, backend'
+  const { status, body, titles: found } = await vsearch(t, { query, company_name: company.name })
+  t.is(status, 200)
+  t.is(found[0], 'Vector Semantic Senior backend engineer')
+  const [q] = await embedder.embed([query])
+  for (const job of body.jobs) t.true(Math.abs(job.score - cosine(q, vectors[titles.indexOf(job.job_title)])) < 1e-4, job.job_title)
+  t.deepEqual((await vsearch(t, { search_type: 'summary', query: 'nurse for a hospital', company_name: company.name })).titles[0], 'Vector Semantic Registered nurse')
+})
+
+/** The app on the same database with another embedder (none: undefined); no second database to start. */
+async function appWith(t: { context: Ctx }, embedder: Embedder | undefined) {
+  const config = { ...loadConfig(), rateLimits: { key: generous, search: generous, anonymous: generous } }
+  const app = buildApp({ sql: t.context.db.sql, config, log: pino({ level: 'silent' }), embedder })
+  const server = app.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  // a key of its own: the first app's admission holds claims on its key's rate-limit window
+  const { key } = await createAccountWithKey(t.context.db.sql)
+  return {
+    post: (path: string, body: unknown) =>
+      fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) }),
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await app.context.admission!.close()
+    },
+  }
+}
+
+test('a query to embed without an embedding model is a 503; a failing model too; stored vectors still search', async (t) => {
+  const failing: Embedder = {
+    info: { provider: 'openai', model_name: 'unreachable', model_version: '1' },
+    embed: async () => {
+      throw new EmbedderUnavailable('the embeddings endpoint is unreachable')
+    },
+    close: async () => {},
+  }
+  const alpha = t.context.ids.get('Vector Alpha Backend Engineer')
+  for (const [embedder, detail] of [
+    [undefined, 'The embedding model is unavailable (none is configured); search with stored vectors (job_id, artifact_id, vectors) or retry later'],
+    [failing, 'The embedding model is unavailable (the embeddings endpoint is unreachable); search with stored vectors (job_id, artifact_id, vectors) or retry later'],
+  ] as const) {
+    const app = await appWith(t, embedder)
+    try {
+      const res = await app.post('/v2/jobs/vsearch', { query: 'backend engineer' })
+      const got = await res.json()
+      t.is(res.status, 503, JSON.stringify(got))
+      t.deepEqual(got, { detail })
+      const neural = await app.post('/v2/jobs/neural-search', { vector: { query: 'backend engineer' } })
+      t.is(neural.status, 503)
+      const stored = await app.post('/v2/jobs/vsearch', { search_type: 'job', job_id: alpha, score: 0.2 })
+      t.is(stored.status, 200, 'searches from stored vectors do not need the model')
+      t.is((await stored.json()).jobs[0].job_title, 'Vector Bravo Data Scientist')
+    } finally {
+      await app.close()
+    }
+  }
 })
 
 test('search_type resume: the account\'s stored resume vector; another account\'s resume is unknown (400)', async (t) => {
@@ -124,6 +192,43 @@ test('a resume or job without a vector yet is a 409 that says to run make embed'
   const job = await vsearch(t, { search_type: 'job', job_id: ids.get('Vector Unembedded Job') })
   t.is(job.status, 409)
   t.regex(String(job.body.detail), /^job \d+ has no embedding yet: run make embed$/)
+})
+
+// --- models ---------------------------------------------------------------------------------
+
+test('a query vector is compared only with its own model\'s vectors; none of them stored is a 409 naming the models', async (t) => {
+  const { db, accountId } = t.context
+  const other = await modelId(db.sql, { provider: 'transformers', model_name: 'other-model', model_version: '2' })
+  const absent = await modelId(db.sql, { provider: 'openai', model_name: 'absent-model', model_version: '3' })
+  // one job whose vector the other model made: axis 0 exactly, closer than any fixture job
+  const ids = await seedPostings(db.sql, [{ job_title: 'Vector Other Model Job', description: '<p>x</p>' }], 'vsearch-other-model')
+  await setJobVectors(db.sql, [[ids.get('Vector Other Model Job')!, axis(0)]], other)
+
+  const ofModel = async (model: number) => {
+    const id = await resume(t, accountId, axis(0))
+    await db.sql`update resumes set embedding_model = ${model} where id = ${id}`
+    return vsearch(t, { search_type: 'resume', artifact_id: id, top_k: 50 })
+  }
+  const fixtures = await vsearch(t, { search_type: 'resume', artifact_id: await resume(t, accountId, axis(0)), top_k: 50 })
+  t.false(fixtures.titles.includes('Vector Other Model Job'), 'never compared with another model\'s vector')
+  t.deepEqual((await ofModel(other)).titles, ['Vector Other Model Job'])
+
+  const mismatch = await ofModel(absent)
+  t.is(mismatch.status, 409)
+  t.regex(
+    String(mismatch.body.detail),
+    /^No job has a vector of the query's model \(openai absent-model 3\); the stored vectors are from use universal-sentence-encoder-lite use-lite-\S+ \(\d+ jobs\), transformers other-model 2 \(1 jobs\)\. Run make embed to re-embed the jobs with the query's model$/,
+  )
+  // filters that leave nothing are an empty answer, not a 409
+  const filtered = await vsearch(t, { search_type: 'resume', artifact_id: await resume(t, accountId, axis(0)), company_name: 'Nobody' })
+  t.is(filtered.status, 200)
+  t.is(filtered.body.total_count, 0)
+
+  const unknown = await resume(t, accountId, axis(0))
+  await db.sql`update resumes set embedding_model = null where id = ${unknown}`
+  const res = await vsearch(t, { search_type: 'resume', artifact_id: unknown })
+  t.is(res.status, 409)
+  t.deepEqual(res.body, { detail: `resume ${unknown} has a vector of an unknown model: run make embed to re-embed it` })
 })
 
 // --- 400s and 422s -------------------------------------------------------------------------
