@@ -20,7 +20,7 @@ import { buildOpenApi, toOpenApiPath } from '../../api/openapi.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { insertTask } from '../../sql/tasks.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { rawPosting } from '../helpers/factories.ts'
 
 type Route = { method: string; path: string; query: string[]; body: boolean }
@@ -31,7 +31,10 @@ test.before(async (t) => {
   const generous = { limit: 1_000_000, windowSeconds: 60 }
   const app = await startTestApp({ config: { rateLimits: { key: generous, search: generous, anonymous: generous } } })
   await app.db.sql`update accounts set plan = 'scale' where id = ${app.accountId}`
-  await ingest(app.db.sql, [{ line: 1, raw: rawPosting({ source_id: 'fuzz-1', location_raw: 'Berlin, Germany' }, 1) as never }], { source: 'fuzz', now: new Date('2026-11-20T00:00:00Z') })
+  // embedded, so that vsearch from this job answers (see readyBodies)
+  await ingest(app.db.sql, [{ line: 1, raw: rawPosting({ source_id: 'fuzz-1', location_raw: 'Berlin, Germany' }, 1) as never }], {
+    source: 'fuzz', now: new Date('2026-11-20T00:00:00Z'), embedder: testEmbedder(),
+  })
   const [job] = await app.db.sql<{ id: string; job_slug: string; slug: string }[]>`
     select j.id::text, j.job_slug, c.slug from jobs j join companies c on c.id = j.company_id limit 1`
   const task = await insertTask(app.db.sql, { account_id: app.accountId, type: 'export_job_data', input: { format: 'csv', search: {} } })
@@ -69,7 +72,7 @@ test('the routes fuzzed are every route the app mounts', (t) => {
     'GET /v2/billing/usage/summary', 'GET /v2/billing/portal', 'GET /v2/jobs/data/categories', 'GET /v2/jobs/data/industries',
     'GET /v2/jobs/data/subindustries', 'GET /healthz', 'GET /v2/openapi.json', 'GET /docs', 'GET /docs/:file',
   ]) t.true(names.includes(known), known)
-  t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), ['/v2/jobs/estimate', '/v2/jobs/search'])
+  t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), ['/v2/embed', '/v2/jobs/estimate', '/v2/jobs/neural-search', '/v2/jobs/search', '/v2/jobs/vsearch'])
   t.true(t.context.routes.find((r) => r.path === '/v2/jobs/search' && r.method === 'GET')!.query.includes('geo_locations'))
 })
 
@@ -320,6 +323,17 @@ test('every body route: each class on each field, as a 422 that costs nothing', 
   }
 })
 
+/**
+ * A body each body route answers with a 200: {} for the filter routes (every field is
+ * optional); vsearch needs its query vector's source, neural-search vector or lexical,
+ * and embed a text.
+ */
+const readyBodies = (real: Real): Record<string, unknown> => ({
+  '/v2/jobs/vsearch': { search_type: 'job', job_id: real.job_id },
+  '/v2/jobs/neural-search': { lexical: {} },
+  '/v2/embed': { text: 'fuzz' },
+})
+
 test.serial('while starting, every route but /healthz is a 503 with Retry-After; once ready, no route is', async (t) => {
   const { routes, real, base, key, readiness } = t.context
   readiness.ready = false
@@ -335,7 +349,8 @@ test.serial('while starting, every route but /healthz is a 503 with Retry-After;
     readiness.ready = true
   }
   for (const route of routes) {
-    const res = await fetch(urlFor(base, route, real, []), { method: route.method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: route.body ? '{}' : undefined })
+    const body = route.body ? JSON.stringify(readyBodies(real)[route.path] ?? {}) : undefined
+    const res = await fetch(urlFor(base, route, real, []), { method: route.method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })
     t.true(res.status < 400, `${route.method} ${route.path}: ${res.status}`)
     await expectEnvelope(t, res, route.path)
   }
