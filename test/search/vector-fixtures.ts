@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import { toSql } from 'pgvector'
 import { EMBEDDING_DIM } from '../../ingest/embed/embedder.ts'
 import { ingest } from '../../ingest/pipeline.ts'
+import type { JsonSchema } from '../../api/schemas/responses.ts'
 import type { Sql } from '../../sql/db.ts'
 import { modelId } from '../../sql/embeddings.ts'
 import { testEmbedder } from '../helpers/app.ts'
@@ -64,4 +65,36 @@ export async function insertResume(sql: Sql, accountId: string, vector: number[]
     values (${accountId}, 'https://files.example.test/r.pdf', ${`r-${randomUUID()}`}, 'parsed', ${vector ? toSql(vector) : null}::vector, ${model})
     returning id::text`
   return row.id
+}
+
+/**
+ * What in a response body the OpenAPI document does not describe, or requires and the
+ * body lacks: keys, recursively through objects, lists, anyOf and $ref (objects with
+ * listed properties are closed unless they say additionalProperties: true). Types are
+ * test/api/openapi.test.ts's business; this keeps the document's field lists honest.
+ */
+export function undocumented(doc: unknown, schema: JsonSchema, value: unknown, at = '$'): string[] {
+  if (schema.$ref) {
+    const target = schema.$ref.slice(2).split('/').reduce<any>((o, k) => o?.[k], doc)
+    return undocumented(doc, target, value, at)
+  }
+  if (schema.anyOf) {
+    const tries = schema.anyOf.map((s) => undocumented(doc, s, value, at))
+    return tries.some((p) => p.length === 0) ? [] : tries.flat()
+  }
+  if (Array.isArray(value)) return schema.items ? value.flatMap((v, i) => undocumented(doc, schema.items!, v, `${at}[${i}]`)) : []
+  if (value === null || typeof value !== 'object' || !schema.properties) return []
+  const obj = value as Record<string, unknown>
+  return [
+    ...(schema.required ?? []).filter((k) => !(k in obj)).map((k) => `${at}.${k} is missing`),
+    ...Object.entries(obj).flatMap(([k, v]) =>
+      schema.properties![k] ? undocumented(doc, schema.properties![k], v, `${at}.${k}`) : schema.additionalProperties === true ? [] : [`${at}.${k} is not documented`],
+    ),
+  ]
+}
+
+/** The documented schema of a route's 200 body. */
+export function okSchema(doc: { paths: Record<string, Record<string, unknown>> }, path: string): JsonSchema {
+  const op = doc.paths[path].post as { responses: Record<string, { content: { 'application/json': { schema: JsonSchema } } }> }
+  return op.responses[200].content['application/json'].schema
 }

@@ -14,8 +14,9 @@ import { createAccountWithKey } from '../helpers/factories.ts'
 import { EmbedderUnavailable, type Embedder } from '../../ingest/embed/embedder.ts'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { buildApp } from '../../api/app.ts'
+import { buildOpenApi } from '../../api/openapi.ts'
 import { loadConfig } from '../../sql/config.ts'
-import { axis, cosine, insertResume, planar, seedPostings, setJobVectors } from './vector-fixtures.ts'
+import { axis, cosine, insertResume, okSchema, planar, seedPostings, setJobVectors, undocumented } from './vector-fixtures.ts'
 
 type Ctx = TestApp & { ids: Map<string, string>; vectors: Map<string, number[]> }
 const test = anyTest as TestFn<Ctx>
@@ -66,7 +67,7 @@ test.after.always(async (t) => {
   await t.context?.close?.()
 })
 
-type Job = { _id: string; job_title: string; score: number; expired: boolean }
+type Job = { _id: string; job_title: string; score: number; expired: boolean; description_raw?: string }
 type Page = { jobs: Job[]; total_count: number; company_count: number; page: number; limit: number; total_pages: number; offset: number }
 
 async function vsearch(t: { context: Ctx }, body: unknown, headers?: Record<string, string>) {
@@ -94,6 +95,12 @@ test('search_type job: nearest first by cosine similarity, the job itself and ex
   t.is(body.total_count, live.length - 1)
   t.is(body.company_count, 4)
   t.like(body, { page: 1, limit: 50, total_pages: 1, offset: 0 })
+  const doc = buildOpenApi()
+  t.deepEqual(undocumented(doc, okSchema(doc, '/v2/jobs/vsearch'), body), [], 'the body is the documented one')
+  t.deepEqual(undocumented(doc, okSchema(doc, '/v2/jobs/vsearch'), { ...body, jobs: [{ ...body.jobs[0], extra: 1 }] }), ['$.jobs[0].extra is not documented'])
+  const raw = await vsearch(t, fromJob(t, 'Vector Alpha Backend Engineer', { top_k: 2, return_raw_description: 'true' }))
+  t.is(typeof raw.body.jobs[0].description_raw, 'string')
+  t.deepEqual(undocumented(doc, okSchema(doc, '/v2/jobs/vsearch'), raw.body), [])
 })
 
 test('search_type summary: the query embedded by the server\'s model', async (t) => {
