@@ -32,18 +32,18 @@ export function modelId(db: Db, info: EmbeddingModel): Promise<number> {
 }
 
 async function registerModel(db: Db, { provider, model_name, model_version }: EmbeddingModel): Promise<number> {
-  const [row] = await db<{ id: number }[]>`
-    with inserted as (
-      insert into embedding_models (provider, model_name, model_version, dim)
-      values (${provider}, ${model_name}, ${model_version}, ${DIM})
-      on conflict on constraint embedding_models_key do nothing
-      returning id
-    )
-    select id from inserted
-    union all
+  const find = () => db<{ id: number }[]>`
     select id from embedding_models
     where provider = ${provider} and model_name = ${model_name} and model_version = ${model_version}`
-  return row.id
+  const [known] = await find()
+  if (known) return known.id
+  const [inserted] = await db<{ id: number }[]>`
+    insert into embedding_models (provider, model_name, model_version, dim)
+    values (${provider}, ${model_name}, ${model_version}, ${DIM})
+    on conflict on constraint embedding_models_key do nothing
+    returning id`
+  // nothing inserted: another process registered it a moment ago
+  return inserted?.id ?? (await find())[0].id
 }
 
 export type StoredModel = { id: number; provider: string; model_name: string; model_version: string; jobs: number }
