@@ -11,6 +11,7 @@ import pino from 'pino'
 import { randomUUID } from 'node:crypto'
 import { modelId } from '../../sql/embeddings.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
+import { spend } from '../billing/fixtures.ts'
 import { EmbedderUnavailable, type Embedder } from '../../ingest/embed/embedder.ts'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { buildApp } from '../../api/app.ts'
@@ -402,6 +403,24 @@ test('billing: 1 unit per job returned, in the usage headers', async (t) => {
   t.is(refused.status, 400)
   const after = await vsearch(t, { search_type: 'resume', artifact_id: id, top_k: 1 }, headers)
   t.is(after.res.headers.get('platform-usage-total-used'), '8', 'a 400 costs nothing')
+})
+
+test('quota: the reservation is min(limit, top_k); past it a 429 limit_exceeded that names what remains', async (t) => {
+  const { db } = t.context
+  const { accountId, key } = await createAccountWithKey(db.sql, 'free')
+  const headers = { 'x-api-key': key }
+  const id = await resume(t, accountId, axis(0))
+  // all but 5 of the free plan's 500 jobs
+  await spend(db.sql, accountId, 'm_jobs_api_calls', 495)
+  await t.context.sync()
+  const refused = await vsearch(t, { search_type: 'resume', artifact_id: id, top_k: 10 }, headers)
+  t.is(refused.status, 429)
+  t.is(refused.res.headers.get('x-billing-code'), 'limit_exceeded')
+  t.regex(String(refused.body.detail), /5 remain, but this request could use up to 10\. Lower limit to 5/)
+  t.is((await vsearch(t, { search_type: 'resume', artifact_id: id, top_k: 50, limit: 5 }, headers)).status, 200, 'limit within the remainder')
+  const neural = await t.context.post('/v2/jobs/neural-search', { vector: { artifact_id: id }, lexical: { limit: 10 } }, headers)
+  t.is(neural.status, 429)
+  t.regex((await neural.json()).detail, /could use up to 10/)
 })
 
 test('no key is a 401', async (t) => {
