@@ -2,8 +2,8 @@
  * The demo postings' vectors, shipped with the code (demo-vectors.bin), so that the
  * first `make run` has vector search over its demo data at once. Embedding the 2,000
  * demo postings takes USE lite about 90 s on two cores, longer than the whole first
- * start may take; copying these into the embedding cache takes about a second, and
- * the demo ingest then finds every text cached. A text not in the file (the generator
+ * start may take; copying these into the embedding cache takes 2 to 4 s, and the
+ * demo ingest then finds every text cached. A text not in the file (the generator
  * or the text recipe changed since it was written) is embedded as usual, only slower;
  * test/embed/demo-vectors.test.ts says when the file needs writing again:
  *   npm run embed -- --write-demo-vectors
