@@ -11,7 +11,23 @@ export type UseRequest = { id: number; texts: string[] }
 /** vectors: texts.length × USE_DIM numbers, row after row */
 export type UseResponse = { id: number; vectors: Float32Array } | { id: number; error: string; unavailable: boolean }
 
-const loading = initModel(modelSource)
+/**
+ * initModel starts TF.js's WebAssembly backend and reads the weights at once; when the
+ * backend is slow to start (a busy machine, several processes loading together) the
+ * weights can reach TF.js first and the load throws "Backend 'wasm' has not yet been
+ * initialized". The backend carries on starting, so a later attempt finds it ready.
+ */
+async function load(attempt = 1): ReturnType<typeof initModel> {
+  try {
+    return await initModel(modelSource)
+  } catch (e) {
+    if (attempt >= 5) throw e
+    await new Promise((r) => setTimeout(r, 200 * attempt))
+    return load(attempt + 1)
+  }
+}
+
+const loading = load()
 // reported with each request; an unhandled rejection would end the thread first
 loading.catch(() => {})
 
