@@ -593,7 +593,7 @@ CREATE TABLE public.jobs (
     CONSTRAINT jobs_location_type_check CHECK ((location_type = ANY (ARRAY['Remote'::text, 'Hybrid'::text, 'In-Person'::text]))),
     CONSTRAINT jobs_salary_period_check CHECK ((salary_period = ANY (ARRAY['hourly'::text, 'daily'::text, 'weekly'::text, 'monthly'::text, 'yearly'::text])))
 )
-WITH (toast_tuple_target='256');
+WITH (toast_tuple_target='256', fillfactor='80');
 ALTER TABLE ONLY public.jobs ALTER COLUMN place_keys SET STORAGE MAIN;
 ALTER TABLE ONLY public.jobs ALTER COLUMN job_categories SET STORAGE MAIN;
 ALTER TABLE ONLY public.jobs ALTER COLUMN title_tsv SET STORAGE MAIN;
