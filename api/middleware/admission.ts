@@ -61,6 +61,8 @@ export class Admission {
    * tick does, awaited. Tests call it after changing accounts behind the API's back.
    */
   async sync() {
+    // a poll already under way may have read the epoch before the caller's change
+    await this.polling?.catch(() => {})
     await this.pollEpoch()
     await this.meters.flush()
   }
