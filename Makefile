@@ -1,6 +1,6 @@
 # Every target works on a fresh clone: `make run` installs what it needs first.
 SHELL := /bin/bash
-.PHONY: run test test-embedded test-pg pg migrate ingest embed expire seed bench lint install schema
+.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench lint install schema
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -32,6 +32,11 @@ schema: node_modules
 ingest: node_modules
 	@test -n "$(FILE)" || { echo "usage: make ingest FILE=path/to/postings.jsonl"; exit 2; }
 	npm run --silent ingest -- "$(FILE)"
+
+## Company profiles on their own: creates or updates companies by slug
+ingest-companies: node_modules
+	@test -n "$(FILE)" || { echo "usage: make ingest-companies FILE=path/to/companies.json"; exit 2; }
+	npm run --silent ingest -- "$(FILE)" --companies
 
 ## Give every job a vector of the configured model (missing ones, and another model's after a change)
 embed: node_modules

@@ -7,6 +7,7 @@
  * app.context, so each app keeps its own.
  */
 import Koa from 'koa'
+import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
@@ -18,7 +19,12 @@ import { cors } from './middleware/cors.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
 import { docsRoutes } from './routes/docs.ts'
+import { signingKeySource } from '../jobs/files/signing.ts'
+import { createFileStore, type FileStore } from '../jobs/files/store.ts'
+import { downloadRoutes } from './routes/downloads.ts'
 import { embedRoutes } from './routes/embed.ts'
+import { expiredJobsRoutes } from './routes/expired-jobs.ts'
+import { exportRoutes } from './routes/export.ts'
 import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
@@ -40,9 +46,13 @@ export type AppDeps = {
   admissionSql?: Sql
   /** embeds queries for vector search and POST /v2/embed (ingest/embed) */
   embedder?: Embedder
+  /** the task queue routes that create tasks enqueue on; without it they answer 503 */
+  boss?: PgBoss
+  /** where export files are kept; default createFileStore(config) */
+  fileStore?: FileStore
 }
 
-export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder }: AppDeps) {
+export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder, boss, fileStore }: AppDeps) {
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
@@ -60,7 +70,11 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(cors())
   app.use(readinessGate(readiness))
 
-  const routers = [healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), docsRoutes()]
+  // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
+  const routers = [
+    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), expiredJobsRoutes(sql, boss, config.tasks), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), docsRoutes(),
+    downloadRoutes(sql, fileStore ?? createFileStore(config), signingKeySource(sql, config.files.signingSecret)),
+  ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app
 }

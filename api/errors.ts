@@ -72,6 +72,8 @@ export const errors = {
   embeddingConflict: (detail: string) => new AppError(409, detail),
   /** Vector search needs to embed text and no embedding model is configured or loadable. */
   embedderUnavailable: (why: string) => new AppError(503, `The embedding model is unavailable (${why}); search with stored vectors (job_id, artifact_id, vectors) or retry later`),
+  /** A route that creates tasks, on an app built without a task queue (a test's, or a misconfigured deployment's). */
+  tasksUnavailable: () => new AppError(503, 'Background tasks are not available on this server; retry later'),
   featureMissing: (feature: string) =>
     new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { [BILLING_CODE]: 'feature_missing' }),
 }

@@ -22,9 +22,11 @@ import { LIST_PARAMS } from './routes/search.ts'
 import { subindustriesQuery } from './schemas/reference.ts'
 import { MAX_JOB_IDS, MAX_QUERY_LENGTH, MAX_TOP_K, MAX_VECTORS, neuralSearchBody, vsearchBody } from './schemas/vector-search.ts'
 import { embedBody, MAX_TEXT_LENGTH, MAX_TEXTS } from './schemas/embed.ts'
+import { exportBody, MAX_EXPORT_LIMIT } from './schemas/export.ts'
 import { EF_SEARCH, NEURAL_DEPTH, NEURAL_WINDOW, RRF_K } from '../sql/vector-search.ts'
 import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
+import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
 /**
  * key: x-api-key required; signin: the same, but a missing key is "Sign in to access
@@ -411,6 +413,29 @@ export const routeDocs: RouteDoc[] = [
   },
   {
     method: 'post',
+    path: '/v2/jobs/export',
+    summary: 'Export jobs (a task)',
+    description:
+      'Creates an `export_job_data` task and returns it at once (state `queued`, progress 0); poll `GET /v2/tasks/{task_id}` until it is ' +
+      '`finished` or `failed`. `search` is the shared filter set, validated as search validates it (string flags, geofilter mode), ' +
+      `without search's page-depth cap: its \`limit\` (default 10, at most ${MAX_EXPORT_LIMIT.toLocaleString('en')}) is the number of jobs exported and \`page\` ` +
+      'selects the offset window (`(page - 1) × limit`). `format` is `json` (newline-delimited JSON, one job per line) or `csv` (a header row, ' +
+      'one row per job, nested fields as JSON text). Records hold the spec\'s export fields (description_raw when `return_raw_description` ' +
+      'is `"true"`), and `meta` with the record\'s `position` in the search and the `task_id`.\n\n' +
+      '**Billing:** min(limit, matching jobs past the page\'s offset) units of m_jobs_api_calls, charged when the task is created; a block-mode ' +
+      'meter that cannot cover them refuses with the quota 429 and no task is created. A failed task refunds them; a finished export that ' +
+      'found fewer jobs than were charged (some expired meanwhile) refunds the difference.\n\n' +
+      '**Result** (`finished`): `download_url` (a signed link that works without a key until `expiry_time`, 30 days after completion), ' +
+      '`file_size` in bytes, `record_count`, `expiry_time`. With `notify: true` an email with the link goes to the account\'s address.',
+    tags: ['Tasks'],
+    auth: 'signin',
+    body: exportBody,
+    response: 'Task',
+    metered: true,
+    errors: { 400: undecodableBody, 415: unsupportedBody, 503: 'Background tasks are not available on this server' },
+  },
+  {
+    method: 'post',
     path: '/v2/jobs/vsearch',
     summary: 'Vector search',
     description: vsearchDoc,
@@ -645,6 +670,91 @@ export const routeDocs: RouteDoc[] = [
     },
     errors: { 404: 'No such file' },
   },
+  {
+    method: 'get',
+    path: '/v2/downloads/:task_id/:expires/:signature/:filename',
+    summary: 'Download an export file',
+    description:
+      "The link in a finished export task's `result.download_url`, used as given. It needs no API key: the link is signed " +
+      '(HMAC-SHA256 over the task id, the expiry and the file name), so it works from a browser or curl, and changing any part of it makes it a 404. ' +
+      'CSV exports are `text/csv; charset=utf-8`, JSON and expired-jobs exports newline-delimited JSON (`application/x-ndjson`), sent as an attachment. ' +
+      'When files are kept in S3 the answer is a 302 to a presigned S3 URL that lasts minutes (S3_PRESIGN_SECONDS); the link itself stays valid until `result.expiry_time`.',
+    tags: ['Tasks'],
+    auth: 'none',
+    params: {
+      task_id: 'The task id',
+      expires: 'When the link expires, in Unix seconds',
+      signature: 'The link signature (base64url)',
+      filename: 'The file name, e.g. `<task_id>.csv`',
+    },
+    response: { content: { 'text/csv': { schema: { type: 'string' } }, 'application/x-ndjson': { schema: { type: 'string' } } } },
+    responseDescription: 'The file (files kept on local disk)',
+    errors: {
+      404: 'Download not found: the signature does not match, or the task has no finished file',
+      410: 'The link or its file expired (the detail says when); export again for a new link',
+    },
+    responses: {
+      302: {
+        description: 'Files kept in S3: a redirect to a presigned URL, with Cache-Control: no-store',
+        headers: { Location: { description: 'A presigned S3 URL, valid for S3_PRESIGN_SECONDS', schema: { type: 'string', format: 'uri' } } },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/v2/jobs/expired-jobs',
+    summary: 'Feed of expired jobs (free)',
+    description:
+      'Expired jobs as identifiers, newest first by `expired_at` (when this service marked the job expired), then `_id` descending. ' +
+      'The body is `{jobs: [{_id, job_slug, company_slug, date_expired, expired_at}], since, page, limit, count_on_page, has_more, note?}`; ' +
+      '`date_expired` (YYYY-MM-DD) is the day the posting ended, which is its valid_through when it had one and so can lie before `expired_at`. ' +
+      'There is no total count: counting a window of millions on every poll would cost more than the page.\n\n' +
+      '`since` (optional; without it the window is every expired job) keeps the jobs whose `expired_at` is at or after it: an ISO 8601 date (`2026-01-31`, from 00:00 UTC) ' +
+      'or datetime (`2026-01-31T08:30`, `2026-01-31T08:30:00.250Z`, `2026-01-31T10:30:00+02:00`; without an offset it is UTC). ' +
+      'Anything else, an empty value or a day the calendar lacks (`2026-02-31`) included, is a 400. In a query string write `+` as `%2B`. ' +
+      'To poll, pass the newest `expired_at` received, less an overlap (an hour), and skip `_id`s already seen (docs/expired-jobs.md says why). ' +
+      'A job that comes back (its board lists it again) leaves the feed; should it expire again it returns with a new `expired_at`.\n\n' +
+      `\`page\` starts at 1 (default 1); \`limit\` is 1 to ${MAX_FEED_LIMIT} (default ${DEFAULT_FEED_LIMIT}). Only the most recent ${FEED_DEPTH.toLocaleString('en-US')} jobs of a window ` +
+      'are reachable page by page: the page that reaches that depth has `has_more: false` and a `note` when more jobs lie beyond it, and any page past it is an empty list ' +
+      'with the `note`. `POST /v2/jobs/expired-jobs/export` walks the whole window.\n\n' +
+      'Costs 0 on m_jobs_api_calls: the usage headers are sent, and it keeps answering when the meter is at its cap.',
+    tags: ['Jobs'],
+    auth: 'signin',
+    metered: true,
+    query: expiredFeedQuery,
+    params: {
+      since: 'Optional. An ISO 8601 date or datetime; jobs marked expired at or after it',
+      page: 'Page number, from 1',
+      limit: `Jobs per page, 1 to ${MAX_FEED_LIMIT}`,
+    },
+    response: 'ExpiredJobsPage',
+    errors: { 400: '`since` is not an ISO 8601 date or datetime (the detail shows the accepted forms)' },
+    responses: {
+      429: {
+        description: 'Over a request-rate limit (Retry-After says when to retry). Never the quota: the feed costs 0',
+        content: json(ref('HTTPError'), { example: { detail: 'Rate limit exceeded: 100 requests per 60 seconds. Retry after 42 seconds.' } }),
+      },
+    },
+  },  {
+    method: 'post',
+    path: '/v2/jobs/expired-jobs/export',
+    summary: 'Export the expired-jobs window (a task, free)',
+    description:
+      'Creates an `export_expired_jobs` task and returns it at once (state `queued`); poll `GET /v2/tasks/{task_id}`. The task walks the whole ' +
+      'window with no depth limit (the feed stops paging at its cap): every job marked expired at or after `since`, newest first, one JSON line ' +
+      'each of exactly `{"_id", "company_slug", "job_slug", "date_expired"}` (date_expired as YYYY-MM-DD).\n\n' +
+      '`since` is required (missing: 422); an ISO 8601 date or datetime as the feed reads it (a naive datetime is UTC); an unparseable one is a 400. ' +
+      'The task\'s `input` records `since` as the UTC instant it was read as, and `format: "jsonl"`. `notify: true` emails the link when the file is ready.\n\n' +
+      '**Result** (`finished`): `download_url` (a signed link that works without a key until `expiry_time`, 30 days after completion), ' +
+      '`file_size`, `record_count`, `expiry_time`. Costs 0 on m_jobs_api_calls; the usage headers are sent.',
+    tags: ['Tasks'],
+    auth: 'signin',
+    body: expiredExportBody,
+    response: 'Task',
+    metered: true,
+    errors: { 400: 'since is not an ISO 8601 date or datetime, or the body does not decode', 415: unsupportedBody, 503: 'Background tasks are not available on this server' },
+  },
+
 ]
 
 /** /v2/jobs/:job_id → /v2/jobs/{job_id} */

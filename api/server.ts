@@ -11,6 +11,7 @@ import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
 import { connectAdmission, openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
+import { restoreIndexes } from '../sql/deferred-indexes.ts'
 import { buildApp } from './app.ts'
 import { loadConfig } from '../sql/config.ts'
 import { loadDemoData } from '../ingest/demo-data.ts'
@@ -29,7 +30,9 @@ const admissionSql = connectAdmission(db.url)
 const embedder = createEmbedder(config.embedding)
 if (embedder) log.info(embedder.info, 'embedding model')
 else log.warn('EMBEDDING_PROVIDER is none: postings are stored without vectors, and queries cannot be embedded')
-const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql, embedder: embedder ?? undefined })
+// created now so routes can enqueue tasks; started below, before requests are let in
+const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
+const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })
@@ -38,10 +41,12 @@ log.info({ port: config.port }, 'listening')
 readiness.stage = 'migrations'
 const applied = await migrate(db.sql)
 if (applied.length) log.info({ applied }, 'migrations applied')
+// an index a bulk load dropped and did not live to build again (the demo load's)
+const rebuilt = await restoreIndexes(db.sql)
+if (rebuilt.length) log.info({ rebuilt }, 'deferred indexes built')
 app.context.admission!.start()
 
 readiness.stage = 'queues'
-const boss = createBoss(db.url, log)
 await boss.start()
 const workers = await startWorkers(boss, db.sql, log, config)
 

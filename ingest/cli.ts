@@ -1,5 +1,8 @@
 /**
- * `make ingest FILE=path` / `npm run ingest -- path [--format jsonl|csv] [--batch N]`
+ * `make ingest FILE=path` / `npm run ingest -- path [--format NAME] [--company NAME] [--batch N]`
+ *
+ * The format is recognized from the file (ingest/formats); --format names it, and
+ * --company gives the company of feeds that do not name it (an ATS board's).
  *
  * Rejected rows go to stderr as "line N: reason"; a progress bar with rate and ETA
  * shows on a terminal; the summary is always printed. Postings are embedded with
@@ -15,34 +18,60 @@ import { openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { createEmbedder } from './embed/create.ts'
 import { ingest } from './pipeline.ts'
-import { detectFormat, readPostings, type Format } from './read.ts'
+import { ingestCompanies } from './companies.ts'
+import { companyProfiles } from './formats/company-profiles.ts'
+import { ADAPTERS, openCompanyFeed, openFeed } from './formats/index.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { format: { type: 'string' }, batch: { type: 'string' } },
+  options: { format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' } },
 })
 const file = positionals[0]
 if (!file) {
-  console.error('usage: npm run ingest -- <file.jsonl|file.csv[.gz]> [--format jsonl|csv] [--batch 500]')
+  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500]')
+  console.error('formats (recognized from the file when --format is not given):')
+  for (const a of [...ADAPTERS, companyProfiles]) console.error(`  ${a.name.padEnd(16)} ${a.summary}`)
   process.exit(2)
 }
 
+// company profiles (make ingest-companies, or a file whose records are companies) take their own path
+const companies = !values.format && (await openCompanyFeed(file, { force: values.companies }).catch((e: Error) => {
+  console.error(`ingest: cannot read ${file}: ${e.message}`)
+  process.exit(1)
+}))
+if (companies) {
+  const config = loadConfig()
+  const db = await openDatabase(config)
+  let code = 0
+  try {
+    await migrate(db.sql)
+    const s = await ingestCompanies(db.sql, companies.items, (line, reason) => process.stderr.write(`line ${line}: ${reason}\n`))
+    console.log(`companies: read ${s.read}, inserted ${s.inserted}, updated ${s.updated}, unchanged ${s.unchanged}, rejected ${s.rejected}, ${s.seconds.toFixed(1)} s`)
+    if (s.read > 0 && s.rejected === s.read) code = 1
+  } catch (e) {
+    console.error(`ingest: ${(e as Error).message}`)
+    code = 1
+  } finally {
+    await db.close()
+  }
+  process.exit(code)
+}
+
 let size: number
-let format: Format
+let feed: Awaited<ReturnType<typeof openFeed>>
 try {
-  size = fs.statSync(file).size
   fs.accessSync(file, fs.constants.R_OK)
-  format = (values.format as Format | undefined) ?? detectFormat(file)
-  if (format !== 'jsonl' && format !== 'csv') throw new Error(`unknown --format ${format}: use jsonl or csv`)
+  size = fs.statSync(file).size
+  feed = await openFeed(file, { format: values.format, company: values.company })
 } catch (e) {
   console.error(`ingest: cannot read ${file}: ${(e as Error).message}`)
   process.exit(1)
 }
+console.error(`ingest: ${file} as ${feed.adapter.name} (${feed.adapter.summary})`)
 
 const config = loadConfig()
 const db = await openDatabase(config)
 const embedder = createEmbedder(config.embedding)
-const progress = { bytes: () => 0 }
 const bar = process.stdout.isTTY
   ? new cliProgress.SingleBar(
       { format: 'ingest |{bar}| {percentage}% | {postings} postings | {embedded} embedded ({computed} by the model) | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
@@ -54,7 +83,7 @@ bar?.start(size, 0, { postings: 0, embedded: 0, computed: 0, rate: 0 })
 let exitCode = 0
 try {
   await migrate(db.sql)
-  const summary = await ingest(db.sql, readPostings(file, progress, format), {
+  const summary = await ingest(db.sql, feed.items, {
     source: file,
     batchSize: values.batch ? Number(values.batch) : undefined,
     embedder,
@@ -66,14 +95,14 @@ try {
       bar?.stop()
       process.stderr.write(`embedding: ${message}\n`)
     },
-    onBatch: (s) => bar?.update(progress.bytes(), { postings: s.read, embedded: s.embedded, computed: s.embedded_by_model, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
+    onBatch: (s) => bar?.update(feed.bytes(), { postings: s.read, embedded: s.embedded, computed: s.embedded_by_model, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
   })
   bar?.update(size)
   bar?.stop()
   const landed = summary.inserted + summary.updated + summary.duplicates + summary.unchanged
   console.log(
     `read ${summary.read}, inserted ${summary.inserted}, updated ${summary.updated}, duplicates ${summary.duplicates}, ` +
-      `unchanged ${summary.unchanged}, rejected ${summary.rejected}, ${summary.seconds.toFixed(1)} s ` +
+      `unchanged ${summary.unchanged}, rejected ${summary.rejected}, expired on arrival ${summary.expired_on_arrival}, ${summary.seconds.toFixed(1)} s ` +
       `(${Math.round(summary.read / Math.max(summary.seconds, 0.001))} postings/s)`,
   )
   console.log(

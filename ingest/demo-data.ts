@@ -8,16 +8,25 @@ import type { ReadItem } from './read.ts'
 import type { RawPosting } from './types.ts'
 import { generatePostings } from '../seeds/generate.ts'
 import type { Sql } from '../sql/db.ts'
+import { deferIndex, restoreIndexes } from '../sql/deferred-indexes.ts'
 import { importDemoVectors } from './embed/demo-vectors.ts'
 import type { Embedder } from './embed/embedder.ts'
 
 export type DemoOptions = { embedder?: Embedder | null; embedBatch?: number; onEmbedError?: (message: string) => void }
 
+/** The jobs' HNSW index, built once after the demo postings rather than grown with each (sql/deferred-indexes.ts). */
+const VECTOR_INDEX = 'jobs_embedding_idx'
+
 export async function loadDemoData(sql: Sql, jobs: number, { embedder = null, embedBatch, onEmbedError }: DemoOptions = {}) {
   const [{ any }] = await sql<{ any: boolean }[]>`select exists (select 1 from jobs) as any`
   if (any) return null
   if (embedder) await importDemoVectors(sql, embedder.info)
-  return ingest(sql, demoPostings(jobs), { source: `demo:${jobs}`, embedder, embedBatch, onEmbedError })
+  await deferIndex(sql, VECTOR_INDEX)
+  try {
+    return await ingest(sql, demoPostings(jobs), { source: `demo:${jobs}`, embedder, embedBatch, onEmbedError })
+  } finally {
+    await restoreIndexes(sql)
+  }
 }
 
 export function* demoPostings(jobs: number): Generator<ReadItem> {

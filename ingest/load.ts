@@ -5,6 +5,11 @@
  * duplicate group (md5_hash). Known and unchanged, it only moves last_seen_at; known
  * and changed at its source, it is rewritten; the same posting from another board
  * joins the first one's group as another source; otherwise it is a new job.
+ *
+ * A source is written once per run: a line whose source (board + id, or its duplicate hash
+ * when it has no id) an earlier line of the same run already wrote is a duplicate, counted as
+ * one and not written. Otherwise two lines sharing a source would each overwrite the other's
+ * content hash, and every re-run of the same file would "update" one of them.
  */
 import type { Db, Sql } from '../sql/db.ts'
 import {
@@ -25,9 +30,21 @@ import { placeKeys } from '../seeds/places/place-keys.ts'
 import { slugify } from './transform/slug.ts'
 import type { Posting } from './types.ts'
 
-export type BatchCounts = { inserted: number; updated: number; duplicates: number; unchanged: number }
+export type BatchCounts = {
+  inserted: number
+  updated: number
+  duplicates: number
+  unchanged: number
+  /** of the postings above, those already past valid_through: stored as expired */
+  expired_on_arrival: number
+}
 
 const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
+
+/** A source's identity within a run: its board and its key. */
+export const sourceOf = (p: Posting) => `${p.job_board}\u0000${sourceKey(p)}`
+
+const pastValidThrough = (p: Posting, seenAt: Date) => p.valid_through !== null && new Date(p.valid_through) <= seenAt
 
 
 /** Unique and stable: the same posting always gets the same slug. */
@@ -58,7 +75,7 @@ function mergeCompany(earlier: CompanyRow | undefined, later: CompanyRow): Compa
 
 function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date): JobRow {
   const s = p.salary
-  const expired = p.valid_through !== null && new Date(p.valid_through) <= seenAt
+  const expired = pastValidThrough(p, seenAt)
   return {
     company_id: companyId,
     job_slug: jobSlug(p),
@@ -119,12 +136,34 @@ function locationRows(jobId: string, p: Posting): LocationRow[] {
   return p.locations.map((l, position) => ({ job_id: jobId, position, city: l.city, region: l.region, country: l.country, lat: l.lat, lng: l.lng }))
 }
 
-export async function loadBatch(sql: Sql, postings: Posting[], seenAt: Date): Promise<BatchCounts> {
-  return sql.begin((tx) => loadInTransaction(tx, postings, seenAt))
+/**
+ * Writes a batch in one transaction. `written` holds the sources (sourceOf) earlier batches of
+ * this run wrote; a posting of one of them, or of a source an earlier posting of this batch
+ * wrote, is a duplicate and is skipped. Returns the counts and the sources this batch wrote,
+ * which the caller adds to `written` once the transaction has committed.
+ */
+export async function loadBatch(
+  sql: Sql,
+  postings: Posting[],
+  seenAt: Date,
+  written: ReadonlySet<string> = new Set(),
+): Promise<BatchCounts & { sources: string[] }> {
+  return sql.begin((tx) => loadInTransaction(tx, postings, seenAt, written))
 }
 
-async function loadInTransaction(tx: Db, postings: Posting[], seenAt: Date): Promise<BatchCounts> {
-  const counts: BatchCounts = { inserted: 0, updated: 0, duplicates: 0, unchanged: 0 }
+async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: ReadonlySet<string>): Promise<BatchCounts & { sources: string[] }> {
+  const counts: BatchCounts = { inserted: 0, updated: 0, duplicates: 0, unchanged: 0, expired_on_arrival: 0 }
+  const claimed = new Set<string>()
+  const postings: Posting[] = []
+  for (const p of all) {
+    const source = sourceOf(p)
+    if (written.has(source) || claimed.has(source)) counts.duplicates++
+    else {
+      claimed.add(source)
+      postings.push(p)
+      if (pastValidThrough(p, seenAt)) counts.expired_on_arrival++
+    }
+  }
   const companies = new Map<string, CompanyRow>()
   for (const p of postings) companies.set(p.company.slug, mergeCompany(companies.get(p.company.slug), companyRow(p)))
   const companyIds = await upsertCompanies(tx, [...companies.values()])
@@ -181,8 +220,7 @@ async function loadInTransaction(tx: Db, postings: Posting[], seenAt: Date): Pro
   for (const r of inserted) byHash.set(r.md5_hash, r.id)
   await replaceLocations(tx, [], [...fresh.values()].flatMap(({ posting }) => locationRows(byHash.get(posting.md5_hash)!, posting)))
   await touchJobs(tx, [...touched], seenAt)
-  // one row per source: a line repeated in the batch must not hit its own conflict
-  const bySourceKey = new Map(sources.map(({ md5_hash, ...s }) => [`${s.job_board}\u0000${s.source_key}`, { ...s, job_id: s.job_id ?? byHash.get(md5_hash)! }]))
-  await upsertSources(tx, [...bySourceKey.values()])
-  return counts
+  // one row per source (the repeats were left out above)
+  await upsertSources(tx, sources.map(({ md5_hash, ...s }) => ({ ...s, job_id: s.job_id ?? byHash.get(md5_hash)! })))
+  return { ...counts, sources: [...claimed] }
 }

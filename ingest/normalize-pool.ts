@@ -25,11 +25,12 @@ export class NormalizeWorker {
     this.worker.on('exit', (code) => this.failAll(new Error(`normalize worker exited with ${code}`)))
   }
 
-  normalize(items: WorkerRequest['items'], now: Date) {
+  /** `board`: the board of postings that name none (IngestOptions.board) */
+  normalize(items: WorkerRequest['items'], now: Date, board: string | null = null) {
     const id = this.next++
     return new Promise<WorkerResponse['results']>((resolve, reject) => {
       this.waiting.set(id, { resolve, reject })
-      this.worker.postMessage({ id, now: now.getTime(), items } satisfies WorkerRequest)
+      this.worker.postMessage({ id, now: now.getTime(), board, items } satisfies WorkerRequest)
     })
   }
 

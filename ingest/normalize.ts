@@ -8,6 +8,7 @@ import {
   FieldError, dateOnly, isAbsent, isRecord, optionalBoolean, optionalString, optionalTimestamp, requiredString, stringList,
 } from './transform/coerce.ts'
 import { sanitizeDescription } from './transform/sanitize-description.ts'
+import { decodeEntities } from './transform/decode-entities.ts'
 import { cleanTitle } from './transform/clean-title.ts'
 import { postingLocations } from './transform/locations.ts'
 import { inferLocationType, mapLocationType } from './transform/location-type.ts'
@@ -25,6 +26,7 @@ import { extractEmail, extractPhone } from './transform/contacts.ts'
 import { requirementsSummary } from './transform/requirements.ts'
 import { contentHash, postingHash, primaryLocationKey } from './transform/hash.ts'
 import { computeScores } from './transform/scores.ts'
+import { boardFromUrl } from './formats/board-name.ts'
 
 export type Rejection = { reason: string }
 
@@ -39,26 +41,65 @@ function stringsOf(v: unknown, field: string): string[] {
   return stringList(v, field)
 }
 
+/**
+ * The industries a posting names, as written, for categorization: its own `industry` (NHS Jobs'
+ * "Healthcare"), and its company's industries and subindustries, including those outside the
+ * spec's list ("Hospitals and Health Care"), which the company record drops.
+ */
+function industriesOf(raw: RawPosting): string[] {
+  const company = isRecord(raw.company) ? raw.company : {}
+  return [
+    ...stringsOf(raw.industry, 'industry'),
+    ...stringList(company.industries, 'company.industries', { semicolonOnly: true }),
+    ...stringList(company.subindustries, 'company.subindustries', { semicolonOnly: true }),
+  ]
+}
+
 function salaryOf(raw: RawPosting): Salary | null {
   const fromRange = salaryFromRange(raw.salary_range)
   if (fromRange) return fromRange
   const text = optionalString(raw.salary, 'salary')
-  return text ? salaryFromText(text) : null
+  // "competitive salary plus benefit&#39;s" has no amount, not one of 39
+  return text ? salaryFromText(decodeEntities(text)) : null
 }
 
-function normalizeUnchecked(raw: RawPosting, now: Date): Posting {
-  const jobBoard = requiredString(raw.job_board, 'job_board')
+/**
+ * The board a posting came from: its `job_board`, else the run's default (the source's name,
+ * IngestOptions.board), else the board its link names (formats/board-name.ts:
+ * jobs.nhs.uk -> "NHS Jobs", boards.greenhouse.io -> "Greenhouse", acme.example -> "Acme").
+ */
+function boardOf(raw: RawPosting, defaultBoard: string | null): string {
+  const given = optionalString(raw.job_board, 'job_board')
+  if (given) return given
+  if (defaultBoard) return defaultBoard
+  for (const link of [raw.job_board_link, raw.application_link]) {
+    const board = typeof link === 'string' ? boardFromUrl(link) : null
+    if (board) return board
+  }
+  throw new FieldError('job_board', 'required non-empty string (or a job_board_link or application_link to name the board by)')
+}
+
+/** A description is optional (scraped board rows often have none); when given it must be text. */
+function descriptionOf(raw: RawPosting): string {
+  if (isAbsent(raw.description)) return ''
+  if (typeof raw.description !== 'string') throw new FieldError('description', 'expected a string')
+  return raw.description
+}
+
+function normalizeUnchecked(raw: RawPosting, now: Date, defaultBoard: string | null): Posting {
   const titleRaw = requiredString(raw.job_title, 'job_title')
-  if (typeof raw.description !== 'string') throw new FieldError('description', 'required string')
-  const descriptionRaw = raw.description
   const company = normalizeCompany(raw.company)
+  const jobBoard = boardOf(raw, defaultBoard)
+  const descriptionRaw = descriptionOf(raw)
   const datePosted = dateOnly(raw.date_posted, 'date_posted', now.toISOString().slice(0, 10))
   const validThrough = optionalTimestamp(raw.valid_through, 'valid_through')
 
   const { html, text, blocks } = sanitizeDescription(descriptionRaw)
   const { title, locationHint } = cleanTitle(titleRaw)
 
-  const locationRaw = optionalString(raw.location_raw, 'location_raw')
+  const givenLocationText = optionalString(raw.location_raw, 'location_raw')
+  // kept as the readable text: "St Leonard&#39;s on Sea" is stored as "St Leonard's on Sea"
+  const locationRaw = givenLocationText ? decodeEntities(givenLocationText).replace(/\s+/g, ' ').trim() || null : null
   const where = postingLocations(raw.locations, locationRaw, locationHint)
   const givenLocationType = optionalString(raw.location_type, 'location_type')
   const locationType = (givenLocationType ? mapLocationType(givenLocationType) : null) ?? inferLocationType(where)
@@ -73,8 +114,8 @@ function normalizeUnchecked(raw: RawPosting, now: Date): Posting {
 
   const givenSkills = stringList(raw.skills, 'skills')
   const givenTech = stringList(raw.technologies, 'technologies')
-  const { skills, technologies } = extractSkills(title, text, { skills: givenSkills, technologies: givenTech })
-  const categories = classify(title, text, stringList(raw.job_categories, 'job_categories', { semicolonOnly: true }))
+  const { skills, technologies } = extractSkills(title, text, { skills: givenSkills, technologies: givenTech }, company.name)
+  const categories = classify(title, text, stringList(raw.job_categories, 'job_categories', { semicolonOnly: true }), industriesOf(raw))
 
   const visa = visaFromText(text, optionalBoolean(raw.visa_sponsored, 'visa_sponsored'))
   const benefits = extractBenefits(text, stringList(raw.benefits, 'benefits'), visa)
@@ -127,19 +168,23 @@ function normalizeUnchecked(raw: RawPosting, now: Date): Posting {
     text,
   })
   const posting = { ...partial, md5_hash: md5, scores: computeScores(partial) }
-  return { ...posting, content_hash: contentHash(posting) }
+  // A date_posted the feed leaves out is the day of the ingest, which is no change at the source:
+  // hashed as absent, so tomorrow's re-run of the same file finds the posting unchanged.
+  return { ...posting, content_hash: contentHash(isAbsent(raw.date_posted) ? { ...posting, date_posted: null } : posting) }
 }
 
 /**
  * Validates and normalises one raw posting. Never throws: invalid input returns a Rejection whose
  * reason names the field ("job_title: required non-empty string"); an unexpected internal error
  * returns "internal error: ..." so one bad line cannot stop a load.
+ * Required: a title and a company name. The board is `job_board`, else `board` (the source's
+ * name), else the one the posting's link names; a posting without a description is kept.
  */
-export function normalizePosting(raw: RawPosting, opts: { now?: Date } = {}): Posting | Rejection {
+export function normalizePosting(raw: RawPosting, opts: { now?: Date; board?: string | null } = {}): Posting | Rejection {
   if (!isRecord(raw)) return { reason: 'posting: expected an object' }
   const now = opts.now && !Number.isNaN(opts.now.getTime()) ? opts.now : new Date()
   try {
-    return normalizeUnchecked(raw, now)
+    return normalizeUnchecked(raw, now, opts.board?.trim() || null)
   } catch (e) {
     if (e instanceof FieldError) return { reason: e.message }
     return { reason: `internal error: ${e instanceof Error ? e.message : String(e)}` }

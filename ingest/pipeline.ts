@@ -30,6 +30,8 @@ export type Summary = {
   duplicates: number
   unchanged: number
   rejected: number
+  /** of the postings that landed, those already past their valid_through: stored as expired (and archived) */
+  expired_on_arrival: number
   /** jobs given a vector of the embedder's model */
   embedded: number
   /** texts the model embedded for them; the other vectors came from the embedding cache */
@@ -41,6 +43,11 @@ export type Summary = {
 
 export type IngestOptions = {
   source: string
+  /**
+   * The board of postings that name none: the source's name (an adapter's, such as "NHS Jobs").
+   * Without it such a posting takes the board its link names (formats/board-name.ts).
+   */
+  board?: string | null
   batchSize?: number
   now?: Date
   /** makes the vectors; without one, postings land with none */
@@ -61,8 +68,11 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   const seenAt = opts.now ?? new Date()
   const batchSize = opts.batchSize ?? 500
   const summary: Summary = {
-    read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, embedded: 0, embedded_by_model: 0, not_embedded: 0, seconds: 0,
+    read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, expired_on_arrival: 0, embedded: 0, embedded_by_model: 0,
+    not_embedded: 0, seconds: 0,
   }
+  // the sources this run has written (load.ts): a later line of one of them is a duplicate
+  const written = new Set<string>()
   let embedder = opts.embedder ?? null
   const boards = new Set<string>()
   const runId = await insertIngestRun(sql, opts.source, seenAt)
@@ -72,11 +82,13 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
     summary.rejected++
     opts.onRejected?.(line, reason)
   }
-  const add = (c: BatchCounts) => {
+  const add = (c: BatchCounts & { sources: string[] }) => {
     summary.inserted += c.inserted
     summary.updated += c.updated
     summary.duplicates += c.duplicates
     summary.unchanged += c.unchanged
+    summary.expired_on_arrival += c.expired_on_arrival
+    for (const s of c.sources) written.add(s)
   }
   const progress = () => {
     summary.seconds = (Date.now() - started) / 1000
@@ -105,11 +117,11 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   }
   const write = async (batch: { line: number; posting: Posting }[]) => {
     try {
-      add(await loadBatch(sql, batch.map((b) => b.posting), seenAt))
+      add(await loadBatch(sql, batch.map((b) => b.posting), seenAt, written))
     } catch {
       for (const { line, posting } of batch) {
         try {
-          add(await loadBatch(sql, [posting], seenAt))
+          add(await loadBatch(sql, [posting], seenAt, written))
         } catch (e) {
           reject(line, `database refused it: ${(e as Error).message}`)
         }
@@ -120,7 +132,7 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
     progress()
   }
   const normalizeAndWrite = async (chunk: Chunk) => {
-    const results = await worker.normalize(chunk, seenAt)
+    const results = await worker.normalize(chunk, seenAt, opts.board ?? null)
     const batch: { line: number; posting: Posting }[] = []
     for (const { line, result } of results) {
       if ('reason' in result) reject(line, result.reason)

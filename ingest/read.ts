@@ -45,7 +45,8 @@ export function parseLine(text: string): { raw: RawPosting } | { error: string }
   }
 }
 
-export async function* readCsv(input: NodeJS.ReadableStream): AsyncGenerator<ReadItem> {
+/** CSV rows, each mapped to a posting by `toPosting` (the project's columns by default). */
+export async function* readCsv(input: NodeJS.ReadableStream, toPosting: (row: Record<string, string>) => RawPosting = csvRowToPosting): AsyncGenerator<ReadItem> {
   const parser = parse({ columns: true, bom: true, skip_empty_lines: true, relax_column_count: true, info: true, skip_records_with_error: true })
   // a malformed record (say an unclosed quote) is skipped by the parser and reported here
   const skipped: ReadItem[] = []
@@ -53,7 +54,7 @@ export async function* readCsv(input: NodeJS.ReadableStream): AsyncGenerator<Rea
   input.pipe(parser)
   for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
     yield* skipped.splice(0)
-    yield { line: info.lines, raw: csvRowToPosting(record) }
+    yield { line: info.lines, raw: toPosting(record) }
   }
   yield* skipped.splice(0)
 }

@@ -44,6 +44,7 @@ export type RawPosting = {
   team?: unknown
   requirements_summary?: unknown
   job_categories?: unknown
+  industry?: unknown // the posting's industry as the source words it ("Healthcare"); read by categorization
   skills?: unknown
   technologies?: unknown
   benefits?: unknown

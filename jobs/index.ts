@@ -4,14 +4,64 @@ import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
 import * as rollPeriods from './billing-roll-periods.ts'
+import { exportExpiredJobs } from './export-expired-jobs.ts'
+import { exportJobData } from './export-job-data.ts'
+import type { ExportDeps } from './export-file.ts'
+import * as filesCleanup from './files-cleanup.ts'
+import { signingKeySource } from './files/signing.ts'
+import { createFileStore } from './files/store.ts'
 import * as expire from './jobs-expire.ts'
+import { createMailer, notifyTask } from './notify.ts'
 import { scheduleQueue } from './schedule.ts'
+import { startTaskWorkers, TASK_QUEUES } from './tasks.ts'
+import { createQueues } from './boss.ts'
 
-export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: Config) {
-  await boss.createQueue(expire.queue, expire.options)
+/**
+ * `tasks`: run task workers in this process (the API's TASK_WORKERS_IN_API, or
+ * `npm run worker`, which always does). Scheduled queues run in every process: each
+ * instant is enqueued once whichever process claims it.
+ */
+export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: Config, { tasks = config.tasks.inProcess } = {}) {
+  await createQueues(boss, sql, [
+    { ...expire.options, name: expire.queue },
+    { ...rollPeriods.options, name: rollPeriods.queue },
+    { ...filesCleanup.options, name: filesCleanup.queue },
+    ...TASK_QUEUES,
+  ])
+  const store = createFileStore(config)
   await boss.work(expire.queue, expire.handler(sql, log, config.expireAfterDays))
-  await boss.createQueue(rollPeriods.queue, rollPeriods.options)
   await boss.work(rollPeriods.queue, rollPeriods.handler(sql, log))
-  const schedules = [scheduleQueue(boss, sql, log, expire.queue, config.expireCron), scheduleQueue(boss, sql, log, rollPeriods.queue, config.periodCron)]
-  return { stop: () => Promise.all(schedules.map((s) => s.stop())) }
+  await boss.work(filesCleanup.queue, filesCleanup.handler(sql, store, log))
+
+  const schedules = [
+    scheduleQueue(boss, sql, log, expire.queue, config.expireCron),
+    scheduleQueue(boss, sql, log, rollPeriods.queue, config.periodCron),
+    scheduleQueue(boss, sql, log, filesCleanup.queue, config.files.cleanupCron),
+  ]
+  const mailer = createMailer(config.mail, config.dataDir, log)
+  const exportDeps: ExportDeps = {
+    sql,
+    store,
+    signingKey: signingKeySource(sql, config.files.signingSecret),
+    publicUrl: config.publicUrl,
+    dataDir: config.dataDir,
+    ttlDays: config.files.ttlDays,
+  }
+  const workers = tasks
+    ? await startTaskWorkers({
+        boss,
+        sql,
+        log,
+        config: config.tasks,
+        types: [exportJobData(exportDeps), exportExpiredJobs(exportDeps)],
+        notify: async (taskId) => void (await notifyTask(sql, mailer, taskId, { publicUrl: config.publicUrl })),
+      })
+    : null
+  return {
+    stop: async () => {
+      await Promise.all(schedules.map((s) => s.stop()))
+      await workers?.stop()
+      mailer.close()
+    },
+  }
 }

@@ -42,6 +42,60 @@ export function loadConfig(env = process.env) {
     // tick (50 ms), at most the lease renewal interval (5 s), which flushes also do
     meterFlushMs: inRange(env, 'METER_FLUSH_MS', 1000, 50, 5000),
     embedding: embeddingConfig(env, dataDir),
+    tasks: taskConfig(env),
+    files: fileConfig(env),
+    mail: {
+      /** smtp://user:pass@host:port (smtps:// for TLS); unset: messages are written to DATA_DIR/outbox as .eml files */
+      smtpUrl: env.SMTP_URL || null,
+      from: env.MAIL_FROM || 'Job Data Service <no-reply@localhost>',
+    },
+    /** the base of links the service hands out (download_url); http://localhost:PORT when unset */
+    publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env, 'PORT', 8080)}`).replace(/\/+$/, ''),
+  }
+}
+
+/** Tasks on pg-boss (jobs/tasks.ts, docs/tasks.md). */
+function taskConfig(env: NodeJS.ProcessEnv) {
+  return {
+    /** run task workers inside the API process (npm start); 0 leaves them to `npm run worker` */
+    inProcess: env.TASK_WORKERS_IN_API !== '0',
+    /** tasks one process works on at once */
+    concurrency: inRange(env, 'TASK_CONCURRENCY', 2, 1, 64),
+    /** an attempt not finished after this long is taken for dead (its worker died) and retried */
+    expireSeconds: inRange(env, 'TASK_EXPIRE_SECONDS', 1800, 1, 86_400),
+    /** attempts after the first one; after the last the task fails and its charge is refunded */
+    retryLimit: inRange(env, 'TASK_RETRY_LIMIT', 2, 0, 20),
+    /** seconds between retries */
+    retryDelay: inRange(env, 'TASK_RETRY_DELAY_SECONDS', 5, 0, 3600),
+    /** how often pg-boss looks for attempts past their expiry (its maintenance interval) */
+    maintenanceSeconds: inRange(env, 'TASK_MAINTENANCE_SECONDS', 60, 1, 3600),
+  }
+}
+
+/** Where finished exports are kept: DOWNLOADS_DIR, or S3 when S3_BUCKET is set. */
+function fileConfig(env: NodeJS.ProcessEnv) {
+  return {
+    /** days a download stays available after its task finishes */
+    ttlDays: inRange(env, 'DOWNLOAD_TTL_DAYS', 30, 1, 3650),
+    /** HMAC key for download links; unset: one generated once and kept in the database */
+    signingSecret: env.DOWNLOAD_SIGNING_SECRET || null,
+    /** when expired files are deleted (UTC) */
+    cleanupCron: env.FILES_CLEANUP_CRON || '30 * * * *',
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT || null,
+          region: env.S3_REGION || env.AWS_REGION || 'us-east-1',
+          /** unset: the SDK's default credential chain (AWS_ACCESS_KEY_ID, profiles, instance roles) */
+          accessKeyId: env.S3_ACCESS_KEY_ID || null,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY || null,
+          /** path-style URLs, as most S3-compatible servers want; on by default when S3_ENDPOINT is set */
+          forcePathStyle: env.S3_FORCE_PATH_STYLE ? env.S3_FORCE_PATH_STYLE === '1' : Boolean(env.S3_ENDPOINT),
+          prefix: (env.S3_PREFIX || 'exports/').replace(/^\/+/, ''),
+          /** lifetime of the presigned URL a download redirects to */
+          presignSeconds: inRange(env, 'S3_PRESIGN_SECONDS', 900, 60, 604_800),
+        }
+      : null,
   }
 }
 

@@ -27,6 +27,8 @@ async function markExpired(db: Db, afterDays: number, now: Date) {
     update jobs j set
       expired = true,
       date_expired = least(coalesce(j.valid_through, ${now}), ${now})::date,
+      -- when this run marked it: the expired-jobs feed's order (date_expired can lie in the past)
+      expired_at = ${now},
       updated_at = now()
     where not j.expired
       and (

@@ -35,6 +35,7 @@ export function jobRecord(db: Db, { raw = false, neural = false }: RecordOptions
     j.job_type,
     j.location_type,
     j.locations,
+    j.remote_countries,
     case when j.salary_min is null and j.salary_max is null then null
       else jsonb_build_object('min', j.salary_min, 'max', j.salary_max, 'currency', j.salary_currency, 'period', j.salary_period)
     end as salary_range,
@@ -59,7 +60,16 @@ export function jobRecord(db: Db, { raw = false, neural = false }: RecordOptions
     c.slug as company_slug,
     c.link as company_link,
     c.logo as company_logo,
-    jsonb_build_object(
+    ${companyData(db)} ${neural ? db`|| jsonb_build_object('type', c.type, 'is_recruiting_agency', c.is_recruiting_agency, 'is_3rd_party_agency', j.recruiter_agency)` : db``} as company_data,
+    j.expired,
+    to_char(j.date_expired, 'YYYY-MM-DD') as date_expired,
+    j.salary_currency as currency
+    ${neural ? neuralFields(db) : db``}`
+}
+
+/** A job record's company_data, from companies as c. */
+export function companyData(db: Db) {
+  return db`jsonb_build_object(
       'description_summary', c.description_summary,
       'linkedin_link', c.linkedin_link,
       'services', c.services,
@@ -67,11 +77,7 @@ export function jobRecord(db: Db, { raw = false, neural = false }: RecordOptions
         else jsonb_build_object('min', c.size_min, 'max', c.size_max) end,
       'industries', c.industries,
       'subindustries', c.subindustries
-    ) ${neural ? db`|| jsonb_build_object('type', c.type, 'is_recruiting_agency', c.is_recruiting_agency, 'is_3rd_party_agency', j.recruiter_agency)` : db``} as company_data,
-    j.expired,
-    to_char(j.date_expired, 'YYYY-MM-DD') as date_expired,
-    j.salary_currency as currency
-    ${neural ? neuralFields(db) : db``}`
+    )`
 }
 
 function neuralFields(db: Db) {

@@ -4,8 +4,9 @@
  * usage_meters row of the current period. `used` on a row is flushed usage and always
  * equals the sum of its ledger rows; `reserved` is what live leases hold.
  */
+import { randomUUID } from 'node:crypto'
 import type { Plan } from './accounts.ts'
-import { numberArray, textArray, type TextElements } from './array-literals.ts'
+import { numberArray, textArray, TextElements } from './array-literals.ts'
 import type { Db } from './db.ts'
 import type { Period } from './periods.ts'
 
@@ -57,6 +58,9 @@ const allowanceColumns = (db: Db) => db`
   pm.included::int as p_included, pm.overage_mode as p_mode, pm.overage_cents_per_unit::text as p_price`
 
 export type MeterKey = { accountId: string; plan: Plan; meter: Meter; period: Period }
+
+/** One usage_meters row: an account's meter in the period that starts at period.start. */
+export type MeterRow = { accountId: string; meter: Meter; period: { start: Date } }
 
 type LockedRow = AllowanceColumns & { used: number; reserved: number }
 
@@ -140,6 +144,36 @@ export async function flushUsage(db: Db, holder: string, ttlSeconds: number, ite
   return out
 }
 
+/**
+ * Charges units at once rather than through a process's lease: what creating a task
+ * costs (an export's units). The units are granted to a one-off holder by meter_grant
+ * and flushed by meter_flush, so a block-mode cap holds against every process's
+ * leases and the ledger records the charge like any other. Run it inside the
+ * transaction that creates the task: the charge and the task commit together or not
+ * at all. `ok: false` is a block-mode refusal (nothing charged); `state` is the meter
+ * as it stands afterwards.
+ */
+export async function chargeUnits(db: Db, k: MeterKey, units: number, c: Charge) {
+  const holder = randomUUID()
+  const [grant] = await grantLeases(db, holder, 60, [{ key: k, release: 0, need: units, want: units }])
+  const state: MeterState = {
+    included: grant.included,
+    overage_mode: grant.overage_mode,
+    overage_cents_per_unit: grant.overage_cents_per_unit,
+    used: grant.used,
+    reserved: grant.others,
+  }
+  if (grant.granted < units) {
+    return { ok: false as const, state, remaining: Math.max(0, (grant.included ?? 0) - grant.used - grant.others) }
+  }
+  if (units > 0) {
+    const requestIds = new TextElements()
+    requestIds.push(c.requestId)
+    await flushUsage(db, holder, 60, [{ key: k, units, release: 0, charges: [{ endpoint: c.endpoint, units: [units], at: [Date.now()], requestIds }] }])
+  }
+  return { ok: true as const, state: { ...state, used: grant.used + units } }
+}
+
 /** Where the billing_epoch sequence stands: it moves whenever a key, account or allowance changes. */
 export async function billingEpoch(db: Db) {
   const [row] = await db<{ epoch: string }[]>`select (last_value * (is_called::int))::text as epoch from billing_epoch`
@@ -150,7 +184,7 @@ export async function billingEpoch(db: Db) {
  * Refunds units charged earlier in the period (a failed export gives back what its
  * creation charged), with a refund row in the ledger. Never below zero.
  */
-export async function refundUsage(db: Db, k: MeterKey, units: number, c: Charge) {
+export async function refundUsage(db: Db, k: MeterRow, units: number, c: Charge) {
   const [row] = await db<{ refunded: number }[]>`
     with m as (
       select used from usage_meters

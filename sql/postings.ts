@@ -177,7 +177,15 @@ export async function markBoardsIngested(db: Db, boards: string[], at: Date) {
     on conflict (name) do update set last_ingest_at = greatest(job_boards.last_ingest_at, excluded.last_ingest_at)`
 }
 
-export type RunCounts = { read: number; inserted: number; updated: number; duplicates: number; rejected: number }
+export type RunCounts = {
+  read: number
+  inserted: number
+  updated: number
+  duplicates: number
+  unchanged: number
+  rejected: number
+  expired_on_arrival: number
+}
 
 export async function insertIngestRun(db: Db, source: string, startedAt: Date) {
   const [run] = await db<{ id: string }[]>`
@@ -187,6 +195,6 @@ export async function insertIngestRun(db: Db, source: string, startedAt: Date) {
 
 export async function finishIngestRun(db: Db, id: string, counts: RunCounts) {
   await db`
-    update ingest_runs set ${db(counts, 'read', 'inserted', 'updated', 'duplicates', 'rejected')}, finished_at = now()
+    update ingest_runs set ${db(counts, 'read', 'inserted', 'updated', 'duplicates', 'unchanged', 'rejected', 'expired_on_arrival')}, finished_at = now()
     where id = ${id}`
 }

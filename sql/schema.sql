@@ -107,6 +107,20 @@ $$;
 
 
 --
+-- Name: jobs_stamp_expired_at(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.jobs_stamp_expired_at() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  new.expired_at := case when new.expired then coalesce(new.expired_at, now()) end;
+  return new;
+end
+$$;
+
+
+--
 -- Name: meter_flush(uuid, integer, uuid[], text[], timestamp with time zone[], bigint[], bigint[], integer[], text[], integer[], bigint[], bigint[], text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -354,6 +368,11 @@ CREATE TABLE public.companies (
     search_tsv tsvector GENERATED ALWAYS AS ((setweight(to_tsvector('english'::regconfig, COALESCE(name, ''::text)), 'A'::"char") || setweight(to_tsvector('english'::regconfig, ((COALESCE(description_summary, ''::text) || ' '::text) || public.words(services))), 'B'::"char"))) STORED,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    careers_url text,
+    technologies text[] DEFAULT '{}'::text[] NOT NULL,
+    remote_policy text,
+    hiring_region text,
+    profile_updated_at timestamp with time zone,
     CONSTRAINT companies_size_bucket_check CHECK ((size_bucket = ANY (ARRAY['1-10'::text, '11-50'::text, '51-200'::text, '201-500'::text, '501-1000'::text, '1001-5000'::text, '5001-10000'::text, '10000+'::text])))
 );
 
@@ -369,6 +388,17 @@ ALTER TABLE public.companies ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: deferred_indexes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.deferred_indexes (
+    name text NOT NULL,
+    definition text NOT NULL,
+    deferred_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 
@@ -425,7 +455,9 @@ CREATE TABLE public.ingest_runs (
     inserted integer DEFAULT 0 NOT NULL,
     updated integer DEFAULT 0 NOT NULL,
     duplicates integer DEFAULT 0 NOT NULL,
-    rejected integer DEFAULT 0 NOT NULL
+    rejected integer DEFAULT 0 NOT NULL,
+    unchanged integer DEFAULT 0 NOT NULL,
+    expired_on_arrival integer DEFAULT 0 NOT NULL
 );
 
 
@@ -587,8 +619,10 @@ CREATE TABLE public.jobs (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     embedding_model integer,
+    expired_at timestamp with time zone,
     CONSTRAINT jobs_embedding_model_check CHECK (((embedding_model IS NULL) OR (embedding IS NOT NULL))),
     CONSTRAINT jobs_experience_level_check CHECK ((experience_level = ANY (ARRAY['Entry'::text, 'Junior'::text, 'Mid'::text, 'Senior'::text, 'Executive'::text]))),
+    CONSTRAINT jobs_expired_at_check CHECK ((expired = (expired_at IS NOT NULL))),
     CONSTRAINT jobs_job_type_check CHECK ((job_type = ANY (ARRAY['Full Time'::text, 'Part Time'::text, 'Contract / Temporary'::text, 'Internship'::text]))),
     CONSTRAINT jobs_location_type_check CHECK ((location_type = ANY (ARRAY['Remote'::text, 'Hybrid'::text, 'In-Person'::text]))),
     CONSTRAINT jobs_salary_period_check CHECK ((salary_period = ANY (ARRAY['hourly'::text, 'daily'::text, 'weekly'::text, 'monthly'::text, 'yearly'::text])))
@@ -714,6 +748,17 @@ CREATE TABLE public.schema_migrations (
 
 
 --
+-- Name: service_secrets; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.service_secrets (
+    name text NOT NULL,
+    value text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
 -- Name: tasks; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -733,6 +778,15 @@ CREATE TABLE public.tasks (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     completed_at timestamp with time zone,
+    attempt integer DEFAULT 0 NOT NULL,
+    charged_meter text,
+    charged_units integer DEFAULT 0 NOT NULL,
+    charged_period_start timestamp with time zone,
+    refunded_units integer,
+    file_key text,
+    file_expires_at timestamp with time zone,
+    file_deleted_at timestamp with time zone,
+    notified_at timestamp with time zone,
     CONSTRAINT tasks_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'processing'::text, 'finished'::text, 'failed'::text]))),
     CONSTRAINT tasks_type_check CHECK ((type = ANY (ARRAY['export_job_data'::text, 'export_expired_jobs'::text, 'salary_benchmark'::text])))
 );
@@ -902,6 +956,14 @@ ALTER TABLE ONLY public.companies
 
 
 --
+-- Name: deferred_indexes deferred_indexes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.deferred_indexes
+    ADD CONSTRAINT deferred_indexes_pkey PRIMARY KEY (name);
+
+
+--
 -- Name: embedding_cache embedding_cache_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1059,6 +1121,14 @@ ALTER TABLE ONLY public.scheduled_runs
 
 ALTER TABLE ONLY public.schema_migrations
     ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+
+--
+-- Name: service_secrets service_secrets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.service_secrets
+    ADD CONSTRAINT service_secrets_pkey PRIMARY KEY (name);
 
 
 --
@@ -1240,6 +1310,13 @@ CREATE INDEX jobs_experience_idx ON public.jobs USING btree (experience_level, d
 
 
 --
+-- Name: jobs_expired_at_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_expired_at_idx ON public.jobs USING btree (expired_at DESC, id DESC) WHERE expired;
+
+
+--
 -- Name: jobs_expired_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1338,6 +1415,13 @@ CREATE INDEX tasks_account_idx ON public.tasks USING btree (account_id, created_
 
 
 --
+-- Name: tasks_file_expiry_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX tasks_file_expiry_idx ON public.tasks USING btree (file_expires_at) WHERE ((file_key IS NOT NULL) AND (file_deleted_at IS NULL));
+
+
+--
 -- Name: usage_ledger_meter_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1370,6 +1454,20 @@ CREATE TRIGGER api_keys_billing_epoch AFTER DELETE OR UPDATE ON public.api_keys 
 --
 
 CREATE TRIGGER jobs_embedding_stale BEFORE UPDATE OF job_title, company_id, locations, location_type, remote_countries, skills, technologies, job_categories, description ON public.jobs FOR EACH ROW WHEN ((((((((((old.job_title IS DISTINCT FROM new.job_title) OR (old.company_id IS DISTINCT FROM new.company_id)) OR (old.locations IS DISTINCT FROM new.locations)) OR (old.location_type IS DISTINCT FROM new.location_type)) OR (old.remote_countries IS DISTINCT FROM new.remote_countries)) OR (old.skills IS DISTINCT FROM new.skills)) OR (old.technologies IS DISTINCT FROM new.technologies)) OR (old.job_categories IS DISTINCT FROM new.job_categories)) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION public.jobs_drop_stale_embedding();
+
+
+--
+-- Name: jobs jobs_expired_at_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER jobs_expired_at_insert BEFORE INSERT ON public.jobs FOR EACH ROW WHEN (new.expired) EXECUTE FUNCTION public.jobs_stamp_expired_at();
+
+
+--
+-- Name: jobs jobs_expired_at_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER jobs_expired_at_update BEFORE UPDATE OF expired ON public.jobs FOR EACH ROW WHEN ((old.expired IS DISTINCT FROM new.expired)) EXECUTE FUNCTION public.jobs_stamp_expired_at();
 
 
 --

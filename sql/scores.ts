@@ -16,6 +16,7 @@
  * the lowest-paid of n scores 0.5 / n.
  */
 import type { Db } from './db.ts'
+import usdPerUnit from '../seeds/usd-per-unit.json' with { type: 'json' }
 
 /** Fewer salaries than this in a category and country say too little; the country's are used. */
 export const MIN_GROUP = 5
@@ -29,19 +30,13 @@ export const MIN_GROUP = 5
 export const DRIFT = 0.01
 
 /**
- * Rough US dollars per unit, to compare salaries across currencies (rounded 2024 averages).
+ * Rough US dollars per unit, to compare salaries across currencies (rounded 2024 averages;
+ * seeds/usd-per-unit.json, which ingest's salary bounds read too).
  * Static on purpose: a score must not move because a rate did. Within one country, where most
  * comparisons happen, the rate cancels out; it matters for postings paid in another currency
  * than their neighbours' and for the fallback to all postings.
  */
-export const USD_PER_UNIT: Record<string, number> = {
-  USD: 1, EUR: 1.08, GBP: 1.27, CHF: 1.13, CAD: 0.73, AUD: 0.66, NZD: 0.6, SGD: 0.75, HKD: 0.128, JPY: 0.0066, CNY: 0.139,
-  KRW: 0.00073, TWD: 0.031, INR: 0.012, PKR: 0.0036, BDT: 0.0085, LKR: 0.0033, PHP: 0.0174, THB: 0.0284, VND: 0.000039,
-  IDR: 0.000063, MYR: 0.218, SEK: 0.095, NOK: 0.093, DKK: 0.145, ISK: 0.0072, PLN: 0.25, CZK: 0.043, HUF: 0.0027, RON: 0.217,
-  BGN: 0.552, RSD: 0.0092, UAH: 0.0245, TRY: 0.0305, ILS: 0.27, AED: 0.272, SAR: 0.267, QAR: 0.275, KWD: 3.26, EGP: 0.0208,
-  MAD: 0.1, NGN: 0.00068, KES: 0.0075, ZAR: 0.0545, BRL: 0.186, MXN: 0.0545, ARS: 0.00108, CLP: 0.00106, COP: 0.000245,
-  PEN: 0.266, UYU: 0.0252,
-}
+export const USD_PER_UNIT: Record<string, number> = usdPerUnit
 
 /**
  * Recomputes compensation_value_score, and coolness_score (the mean of the six part scores,

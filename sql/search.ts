@@ -203,8 +203,11 @@ export type SearchResult = {
   exact: boolean
 }
 
-/** The ids (and scores) of one page, in order: the part of a search that reads the matches. */
-function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>) {
+/**
+ * The ids (and scores) of one page, in order: the part of a search that reads the
+ * matches. `rows` reads fewer than the page's limit from its offset (an export's charge).
+ */
+export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>, rows = p.limit) {
   const rank = rankQuery(db, f)
   const order = orderBy(db, p.sortBy, p.sortOrder, rank !== null)
   const ids = db`
@@ -212,7 +215,7 @@ function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<type
     from jobs j join companies c on c.id = j.company_id
     where ${where}
     order by ${order}
-    limit ${p.limit} offset ${(p.page - 1) * p.limit}`
+    limit ${rows} offset ${(p.page - 1) * p.limit}`
   return { ids, order }
 }
 

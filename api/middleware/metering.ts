@@ -6,7 +6,7 @@
 import type { Context, Next } from 'koa'
 import type { Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
-import { findMeterState, meterNames, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { chargeUnits, findMeterState, meterNames, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
 import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
 import { USAGE, setHeaders } from '../headers.ts'
@@ -173,4 +173,27 @@ function metered(ctx: Context, next: Next, leases: MeterLeases, key: MeterKey, c
       throw e
     },
   )
+}
+
+/**
+ * Charges what a task costs from the handler that creates it, inside the transaction
+ * that creates it (sql/meters.ts chargeUnits), rather than around the request: the
+ * units are known only once the handler has counted the matches. A block-mode meter
+ * that cannot cover them refuses with the quota 429, and the transaction, task
+ * included, rolls back. Sets the usage headers; returns the meter row charged, which
+ * the task keeps so that its failure refunds that row.
+ */
+export async function chargeWithin(ctx: Context, tx: Db, meter: Meter, units: number): Promise<MeterKey> {
+  const key = meterKeyOf(ctx.state.account as Account, meter, Date.now())
+  const charged = await chargeUnits(tx, key, units, { requestId: ctx.state.requestId ?? null, endpoint: endpointOf(ctx) })
+  const headers = usageHeaders(meter, charged.state, key.period)
+  if (!charged.ok) {
+    const { included } = charged.state
+    throw errors.quotaExceeded(
+      { meter, unit: meters[meter].unit, included: included ?? 0, remaining: charged.remaining, cost: units, perResult: true, periodEnd: key.period.end },
+      headers,
+    )
+  }
+  ctx.set(headers)
+  return key
 }

@@ -10,6 +10,7 @@
  * against these with every listed object closed, so a column added to or dropped
  * from a select list fails that test until it is described here.
  */
+import { MAX_FEED_LIMIT } from './expired-jobs.ts'
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'
 
@@ -124,6 +125,10 @@ const jobFields: Record<string, JsonSchema> = {
   job_type: nullable({ type: 'string', enum: ['Full Time', 'Part Time', 'Contract / Temporary', 'Internship'] }),
   location_type: nullable({ type: 'string', enum: ['Remote', 'Hybrid', 'In-Person'] }),
   locations: { type: 'array', items: ref('Location') },
+  remote_countries: strings(
+    'The countries a remote job is open to, as English country names ("Remote - US" gives ["United States"]); empty when the job is not remote or is open anywhere. ' +
+      'A country filter matches a remote job through this scope, so a job may match a country that none of its locations is in.',
+  ),
   salary_range: nullable(ref('SalaryRange'), 'null when the posting states no salary'),
   yoe_range: nullable(ref('Range'), 'Years of experience; null when unknown'),
   experience_level: nullable({ type: 'string', enum: ['Entry', 'Junior', 'Mid', 'Senior', 'Executive'] }),
@@ -170,8 +175,13 @@ const CompanyProfile = record(
     company_link: strOrNull(),
     description_summary: strOrNull(),
     size_range: nullable(ref('Range'), 'Employee count range; null when unknown'),
+    size_bucket: strOrNull('The spec\'s size bucket of size_range (1-10 … 10000+); null when unknown'),
     industries: strings(),
     subindustries: strings(),
+    careers_url: strOrNull('The company\'s careers page, from an ingested company profile'),
+    technologies: strings('Technologies the company works with, from an ingested company profile'),
+    remote_policy: strOrNull('As the profile words it: fully-remote, remote-first, remote-friendly, hybrid, …'),
+    hiring_region: strOrNull('Where the company hires, as the profile words it: worldwide, americas, europe, …'),
   },
   { description: 'A hiring company' },
 )
@@ -418,6 +428,31 @@ const ValidationError = record(
   },
 )
 
+const ExpiredJob = record(
+  {
+    _id: str("The job record's _id (GET /v2/jobs/{job_id})"),
+    job_slug: str(),
+    company_slug: str(),
+    date_expired: { type: 'string', format: 'date', description: 'The day the posting ended: its valid_through when it had one, so it can lie before expired_at' },
+    expired_at: { type: 'string', format: 'date-time', description: 'When this service marked the job expired (UTC): the order of the feed, and what since bounds' },
+  },
+  { description: 'An expired job, as identifiers' },
+)
+
+const ExpiredJobsPage: JsonSchema = {
+  type: 'object',
+  properties: {
+    jobs: { type: 'array', items: ref('ExpiredJob'), maxItems: MAX_FEED_LIMIT, description: 'Newest first: expired_at descending, then _id descending' },
+    since: nullable({ type: 'string', format: 'date-time' }, 'The since the page was read with, in UTC; null without one'),
+    page: int(),
+    limit: int(),
+    count_on_page: int('How many jobs this page holds'),
+    has_more: { type: 'boolean', description: 'Whether the next page holds jobs; false on the page that reaches the depth cap (see note)' },
+    note: str('Only on a page at or past the depth cap when more jobs lie beyond it (always past it): use POST /v2/jobs/expired-jobs/export for the whole window'),
+  },
+  required: ['jobs', 'since', 'page', 'limit', 'count_on_page', 'has_more'],
+}
+
 /** Every named schema; the document puts them under components.schemas. */
 export const responseSchemas = {
   Range,
@@ -432,6 +467,8 @@ export const responseSchemas = {
   SearchJob,
   JobSearchPage,
   JobEstimate,
+  ExpiredJob,
+  ExpiredJobsPage,
   Task,
   UsageMeter,
   UsageSummary,

@@ -77,7 +77,8 @@ export const geofilterParams = object({
   unit: string().oneOf(['mi', 'km', 'degrees']).default('mi'),
 })
 
-export const jobSearchBody = object({
+/** The filter set's fields and their rules; search adds its page-depth cap (jobSearchBody), export does not. */
+export const jobSearchFields = object({
   job_titles: strings(),
   keywords: strings(),
   company_keywords: strings(),
@@ -114,7 +115,9 @@ export const jobSearchBody = object({
   sort_order: string().oneOf(['asc', 'desc']),
   page: number().integer().min(1).max(MAX_DEPTH).default(1),
   limit: number().integer().min(1).max(MAX_LIMIT).default(10),
-}).test('depth', function (v) {
+})
+
+export const jobSearchBody = jobSearchFields.test('depth', function (v) {
   return withinDepth(v) ? true : this.createError({ path: 'page', message: `page × limit may reach at most ${MAX_DEPTH} results; use POST /v2/jobs/export for more` })
 })
 

@@ -4,11 +4,15 @@
  * e.g. "SENIOR SRE (m/f/d) - URGENT!!! | Berlin" -> "Senior SRE" (location hint "Berlin")
  */
 import { findCities, findRegions, countryCode } from '../../seeds/places/geocode.ts'
+import { decodeEntities } from './decode-entities.ts'
 
 // German/Austrian/Swiss law asks for gender-neutral ads: (m/w/d), (w/m/d), (m/f/x), (all genders) ...
 const GENDER_RE = /\s*[([]\s*(?:[mwfdhx*]|div|diverse)(?:\s*[/|,]\s*(?:[mwfdhx*]|div|diverse)){1,3}\s*[)\]]|\s*\((?:all genders?|gn\*?|genderneutral|alle geschlechter)\)|\s+\b[mwf]\/[mwf]\/[dx]\b/gi
 // Urgency and hype: "- URGENT", "Urgently hiring:", "Immediate start", "!!!".
-const URGENT_RE = /\s*[-–—|:]?\s*\b(?:urgent(?:ly)?(?: hiring| requirement| need)?|immediate(?:ly)? (?:start|hire|hiring|joiner)|hiring (?:now|immediately)|apply (?:now|today)|asap|new!?)\b\s*[-–—|:]?/gi
+const URGENT_RE = /\s*[-–—|:]?\s*\b(?:urgent(?:ly)?(?: hiring| requirement| need)?|immediate(?:ly)? (?:start|hire|hiring|joiner)|hiring (?:now|immediately)|apply (?:now|today)|asap)\b\s*[-–—|:]?/gi
+// A "new posting" tag, only in a tag's own punctuation: "NEW!", "(New)", "[NEW]", "*NEW*", and
+// "New:" at the start. The bare word is part of the title ("New Grad", "New York", "New Hall").
+const NEW_TAG_RE = /\s*[-–—|:]?\s*(?:\(\s*new\s*!*\s*\)|\[\s*new\s*!*\s*\]|\*+\s*new\s*!*\s*\*+|\bnew\s*!+)\s*[-–—|:]?|^\s*new\s*:\s*/gi
 const BANG_RE = /\s*!{1,}/g
 
 // Words kept (or put) in this exact case when fixing ALL CAPS titles.
@@ -80,16 +84,19 @@ export type CleanTitle = { title: string; locationHint: string | null }
 
 /**
  * Cleans a raw title:
+ * - HTML entities decoded ("Wireless &amp;#038; Modem" -> "Wireless & Modem", decode-entities.ts)
  * - whitespace collapsed; gender markers "(m/f/d)", "(w/m/d)", "(all genders)" removed
- * - urgency "- URGENT", "Immediate start", "!!!" removed
+ * - urgency "- URGENT", "Immediate start", "!!!" and new-posting tags "NEW!", "(New)", "*NEW*"
+ *   removed; the word "new" itself stays ("Software Engineer – New Grad", "Analyst - New York")
  * - trailing location suffixes " - Remote", "| Berlin", "(Remote)", "@ London, UK" removed (up to
  *   two, e.g. "Engineer - Berlin - Hybrid"), returned as locationHint
  * - ALL CAPS fixed to Title Case with acronyms kept
  * e.g. "Backend Developer (m/w/d) | Berlin" -> {title "Backend Developer", locationHint "Berlin"}
  */
 export function cleanTitle(raw: string): CleanTitle {
-  let t = raw.replace(/\s+/g, ' ').trim()
-  t = t.replace(GENDER_RE, ' ').replace(URGENT_RE, ' ').replace(BANG_RE, '')
+  const decoded = decodeEntities(raw).replace(/\s+/g, ' ').trim()
+  let t = decoded
+  t = t.replace(GENDER_RE, ' ').replace(NEW_TAG_RE, ' ').replace(URGENT_RE, ' ').replace(BANG_RE, '')
   t = t.replace(/\s+/g, ' ').trim()
   const hints: string[] = []
   for (let i = 0; i < 3; i++) {
@@ -100,6 +107,6 @@ export function cleanTitle(raw: string): CleanTitle {
     t = m[1].trim()
   }
   t = t.replace(/^[\s\-–—|:,]+|[\s\-–—|:,]+$/g, '').replace(/\s+/g, ' ')
-  if (!t) t = raw.replace(/\s+/g, ' ').trim()
+  if (!t) t = decoded
   return { title: fixAllCaps(t), locationHint: hints.length ? hints.join(', ') : null }
 }

@@ -6,6 +6,7 @@ import industryTable from '../../seeds/industries.json' with { type: 'json' }
 import sizeBuckets from '../../seeds/size-buckets.json' with { type: 'json' }
 import type { Company, RawCompany } from '../types.ts'
 import { slugify } from './slug.ts'
+import { decodeEntities } from './decode-entities.ts'
 import { FieldError, isAbsent, isRecord, optionalBoolean, optionalNumber, optionalString, requiredString, stringList } from './coerce.ts'
 
 const INDUSTRIES = industryTable as Record<string, string[]>
@@ -73,11 +74,16 @@ export function filterIndustries(industries: string[], subindustries: string[]):
   return { industries: kept, subindustries: subs }
 }
 
-/** A company object; `company.name` is required. */
+/**
+ * A company object; `company.name` is required. HTML entities in the name are decoded
+ * (decode-entities.ts), so "McKinsey &amp; Company" is "McKinsey & Company", with the slug
+ * mckinsey-and-company, as if it had been written plainly.
+ */
 export function normalizeCompany(raw: unknown): Company {
   if (!isRecord(raw)) throw new FieldError('company', 'required object with a name')
   const c = raw as RawCompany
-  const name = requiredString(c.name, 'company.name').replace(/\s+/g, ' ')
+  const name = decodeEntities(requiredString(c.name, 'company.name')).replace(/\s+/g, ' ').trim()
+  if (!name) throw new FieldError('company.name', 'required non-empty string')
   const givenSlug = optionalString(c.slug, 'company.slug')
   const size = parseSizeRange(c.size_range)
   const { industries, subindustries } = filterIndustries(

@@ -1,12 +1,32 @@
 /**
  * A posting's places and work arrangement from its `locations` list, its `location_raw` text and,
  * when both say nothing, the location suffix stripped from the title ("Engineer - Remote").
+ *
+ * A location is a place the gazetteer resolves (seeds/places/geocode.ts): a known city, region or
+ * country, or a city it does not know inside a region or country it does ("Smallville, KS").
+ * Text that resolves to no country is not a place ("Full-time", "Multiple Openings", "Senior
+ * Product Manager" in a scraped location column) and stays only in location_raw.
  */
 import type { Location } from '../types.ts'
 import { FieldError, isAbsent, isRecord } from './coerce.ts'
-import { dedupeLocations, parseLocationText, resolvePlace, toLocation, type ParsedLocationText } from '../../seeds/places/geocode.ts'
+import { decodeEntities } from './decode-entities.ts'
+import {
+  citiesNear, countryCode, dedupeLocations, distanceKm, findCities, parseLocationText, placeOfCity, resolvePlace, toLocation,
+  type ParsedLocationText, type ResolvedPlace,
+} from '../../seeds/places/geocode.ts'
 
 const REMOTE_WORD_RE = /^\s*(?:fully\s+)?(?:remote|anywhere|worldwide|work from home)\b/i
+
+/** What a posting's location fields say: its places, its work arrangement, and whether it names a site. */
+export type PostingPlaces = ParsedLocationText & {
+  /** a location gave a street address, a postcode or coordinates: a specific site (location-type.ts) */
+  site: boolean
+}
+
+// Given coordinates this far from the gazetteer's place of the same name mean another place.
+const SAME_PLACE_KM = 50
+// How far from given coordinates the town they are in may lie (a site in a town's outskirts).
+const TOWN_KM = 25
 
 function validCoord(v: unknown, limit: number): number | null {
   const n = typeof v === 'string' && v.trim() ? Number(v) : v
@@ -16,15 +36,54 @@ function validCoord(v: unknown, limit: number): number | null {
 function textField(v: unknown, field: string): string | null {
   if (isAbsent(v)) return null
   if (typeof v !== 'string') throw new FieldError(field, 'expected a string')
-  return v.trim()
+  return decodeEntities(v).trim()
+}
+
+/** The first non-empty string among optional address fields; other types are ignored, not rejected. */
+function anyText(o: Record<string, unknown>, keys: string[]): string | null {
+  for (const k of keys) {
+    const v = o[k]
+    if (typeof v === 'string' && v.trim()) return v.trim()
+  }
+  return null
 }
 
 /**
- * One {city, region, country, lat?, lng?} object. Given coordinates win over the gazetteer's;
- * a city of "Remote" is a work arrangement, not a place.
- * e.g. {city: "Munich", country: "DE"} -> Munich, Bavaria, Germany (48.14, 11.58)
+ * The gazetteer town of a site known by its coordinates, in its country when known: the last part
+ * of its name that is a town near them ("Bartle, Preston" -> Preston), else the town within TOWN_KM
+ * that weighs most as population over distance squared, so a hospital on the edge of a town is in
+ * that town rather than in the hamlet beside it or the bigger town beyond ("Royal Surrey Hospital"
+ * at 51.24, -0.61 -> Guildford, 2.5 km and 72,000 people, not Wood Street Village, 2.2 km and 1,600,
+ * or Woking, 9 km and 100,000).
  */
-function fromObject(o: Record<string, unknown>, into: ParsedLocationText) {
+function townAt(name: string | null, lat: number, lng: number, cc: string | null): ResolvedPlace | null {
+  const parts = (name ?? '').split(/\s*(?:,|\/|\s-\s|\(|\))\s*/).filter(Boolean).reverse()
+  for (const part of [name ?? '', ...parts]) {
+    if (!part) continue
+    const named = findCities(part, cc).find((c) => distanceKm(lat, lng, c.lat, c.lng) <= TOWN_KM)
+    if (named) return placeOfCity(named)
+  }
+  let best: { weight: number; city: ResolvedPlace } | null = null
+  for (const { city, km } of citiesNear(lat, lng, { cc, maxKm: TOWN_KM })) {
+    const weight = city.population / Math.max(km, 1) ** 2
+    if (!best || weight > best.weight) best = { weight, city: placeOfCity(city) }
+  }
+  return best?.city ?? null
+}
+
+/**
+ * One {city, region, country, lat?, lng?} object. Given coordinates win over the gazetteer's, and
+ * place the city: a name the gazetteer does not know (a hospital, a district, "Bartle, Preston"),
+ * or knows elsewhere ("Paris" at Texan coordinates), becomes the gazetteer town at the coordinates,
+ * unless it is given inside a region the gazetteer knows ("Galway, Connacht" stays Galway).
+ * A street address (`street_address`, `streetAddress`, `street`, `address`), a postcode
+ * (`postal_code`, `postalCode`, `postcode`, `zip`) or coordinates make it a site.
+ * A city of "Remote" is a work arrangement, not a place.
+ * e.g. {city: "Munich", country: "DE"} -> Munich, Bavaria, Germany (48.14, 11.58)
+ *      {city: "Moseley Hall Hospital", country: "GB", lat: 52.45, lng: -1.91, postal_code: "B13 8JL"}
+ *        -> Birmingham, England, United Kingdom (52.45, -1.91), a site
+ */
+function fromObject(o: Record<string, unknown>, into: PostingPlaces) {
   const city = textField(o.city, 'locations.city')
   const region = textField(o.region ?? o.state, 'locations.region')
   const country = textField(o.country, 'locations.country')
@@ -34,20 +93,35 @@ function fromObject(o: Record<string, unknown>, into: ParsedLocationText) {
     into.remoteCountries.push(...scoped.remoteCountries)
     return
   }
-  const place = resolvePlace({ city, region, country })
-  if (!place) return
   const lat = validCoord(o.lat ?? o.latitude, 90)
   const lng = validCoord(o.lng ?? o.lon ?? o.longitude, 180)
+  const located = lat !== null && lng !== null
+  if (located || anyText(o, ['street_address', 'streetAddress', 'street', 'address', 'postal_code', 'postalCode', 'postcode', 'zip', 'zip_code'])) {
+    into.site = true
+  }
+  let place = resolvePlace({ city, region, country })
+  // a city the gazetteer lacks inside a region it knows is taken as named ("Galway, Connacht")
+  const namedInRegion = place !== null && place.lat === null && place.city !== null && place.region !== null
+  if (located && !namedInRegion && (!place || place.lat === null || distanceKm(lat, lng, place.lat, place.lng!) > SAME_PLACE_KM)) {
+    // the country given, or the one of the region given; not the one of a namesake far away
+    const known = country ?? (place && place.lat === null ? place.country : null)
+    const elsewhere = townAt(city, lat, lng, known ? countryCode(known) : null)
+    if (elsewhere || (place && place.lat !== null)) place = elsewhere
+  }
+  if (!place || place.country === null) return
   const loc = toLocation(place)
-  if (lat !== null && lng !== null) {
+  if (located) {
     loc.lat = lat
     loc.lng = lng
   }
   into.locations.push(loc)
 }
 
-function merge(into: ParsedLocationText, from: ParsedLocationText) {
-  into.locations.push(...from.locations)
+/** A place has a country; text the gazetteer resolved to no country is not one (it stays in location_raw). */
+const isPlace = (l: Location) => l.country !== null
+
+function merge(into: PostingPlaces, from: ParsedLocationText) {
+  into.locations.push(...from.locations.filter(isPlace))
   into.remote ||= from.remote
   into.hybrid ||= from.hybrid
   into.onsite ||= from.onsite
@@ -56,17 +130,18 @@ function merge(into: ParsedLocationText, from: ParsedLocationText) {
 
 /**
  * e.g. locations ["San Francisco, CA", {city: "Austin", region: "TX", country: "US"}] -> two places;
+ *      location_raw "Full-time" -> no place (it is kept as location_raw only);
  *      location_raw "Remote - US" -> remote, remote countries ["United States"];
  *      nothing given, title hint "Berlin" -> [Berlin, Germany]
  */
-export function postingLocations(rawLocations: unknown, locationRaw: string | null, titleHint: string | null): ParsedLocationText & { locations: Location[] } {
-  const out: ParsedLocationText = { locations: [], remote: false, hybrid: false, onsite: false, remoteCountries: [] }
+export function postingLocations(rawLocations: unknown, locationRaw: string | null, titleHint: string | null): PostingPlaces & { locations: Location[] } {
+  const out: PostingPlaces = { locations: [], remote: false, hybrid: false, onsite: false, remoteCountries: [], site: false }
   if (!isAbsent(rawLocations)) {
-    if (typeof rawLocations === 'string') merge(out, parseLocationText(rawLocations))
+    if (typeof rawLocations === 'string') merge(out, parseLocationText(decodeEntities(rawLocations)))
     else if (Array.isArray(rawLocations)) {
       for (const item of rawLocations) {
         if (isAbsent(item)) continue
-        if (typeof item === 'string') merge(out, parseLocationText(item))
+        if (typeof item === 'string') merge(out, parseLocationText(decodeEntities(item)))
         else if (isRecord(item)) fromObject(item, out)
         else throw new FieldError('locations', 'expected an array of strings or {city, region, country} objects')
       }

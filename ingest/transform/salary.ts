@@ -5,12 +5,56 @@
  * (5 days x 52 weeks), weekly x 52, monthly x 12, yearly x 1. A period is never guessed: "$120-150k"
  * has no period, so annual_min/annual_max stay null even though it is obviously a yearly figure;
  * the benchmark code can decide how to treat those.
+ *
+ * The annual amounts are what salary filters, the salary sort and the compensation score read, so
+ * they are left null when the stated pay is implausible for its period (PLAUSIBLE_PAY_USD,
+ * MAX_SPREAD): the salary is still stored and shown as stated, but cannot sort first or match a
+ * filter. e.g. GBP 31,365-37,890,000 a year (a source's typo) -> annual null; "£155.63 per week"
+ * filed as a yearly 155.63 -> annual null.
  */
 import type { Salary, SalaryPeriod } from '../types.ts'
 import { FieldError, isAbsent, isRecord, optionalNumber, optionalString } from './coerce.ts'
 import { countries } from 'countries-list'
+import usdPerUnit from '../../seeds/usd-per-unit.json' with { type: 'json' }
 
 export const ANNUAL_FACTOR: Record<SalaryPeriod, number> = { hourly: 2080, daily: 260, weekly: 52, monthly: 12, yearly: 1 }
+
+/**
+ * The lowest and highest pay per period, in US dollars, that a posting plausibly states. Wide on
+ * purpose: the low ends sit below the lowest statutory wages a posting states (a monthly PKR 25,000 is
+ * about $90), the high ends above executive pay ranges; what falls outside is a typo, a misread unit
+ * or a pay band taken for money. Amounts convert at seeds/usd-per-unit.json (the rates
+ * compensation_value_score uses); a salary without a currency is taken as dollars, and one in a
+ * currency without a rate is not bounded (only MAX_SPREAD applies).
+ */
+export const PLAUSIBLE_PAY_USD: Record<SalaryPeriod, [number, number]> = {
+  hourly: [0.5, 1_000],
+  daily: [4, 8_000],
+  weekly: [20, 40_000],
+  monthly: [80, 160_000],
+  yearly: [1_000, 2_000_000],
+}
+
+/** A range whose top is more than this many times its bottom is a typo (an extra digit), not a range. */
+export const MAX_SPREAD = 10
+
+const USD_PER_UNIT: Record<string, number> = usdPerUnit
+
+/**
+ * Whether stated pay is plausible for its period (see PLAUSIBLE_PAY_USD, MAX_SPREAD).
+ * e.g. 31365-37890000 GBP yearly -> false; 5-5 GBP yearly -> false; 79860-1076681 GBP yearly -> false
+ *      (spread 13.5); 25-30 USD hourly -> true; 300000-450000 INR monthly -> true
+ */
+export function plausiblePay(min: number | null, max: number | null, currency: string | null, period: SalaryPeriod): boolean {
+  const lo = min ?? max
+  const hi = max ?? min
+  if (lo === null || hi === null) return false
+  if (hi > lo * MAX_SPREAD) return false
+  const rate = currency === null ? 1 : USD_PER_UNIT[currency]
+  if (rate === undefined) return true
+  const [floor, ceiling] = PLAUSIBLE_PAY_USD[period]
+  return lo * rate >= floor && hi * rate <= ceiling
+}
 
 // Every ISO 4217 code some country uses, from countries-list, so "25 EUR/hr" and "CHF 100k" parse.
 const CURRENCY_CODES = new Set<string>(Object.values(countries).flatMap((c) => c.currency as string[]))
@@ -23,11 +67,15 @@ const SYMBOLS: [string, string][] = [
   ['₴', 'UAH'], ['₫', 'VND'], ['฿', 'THB'], ['zł', 'PLN'], ['Kč', 'CZK'], ['Fr.', 'CHF'],
 ]
 
+/** A space between a number and the letters glued to it, so "£30,000pa", "£110ph" and "USD5000" read as words. */
+const unglue = (text: string) => text.replace(/(\d)(\p{L})/gu, '$1 $2').replace(/(\p{Lu}{3})(\d)/gu, '$1 $2')
+
 /**
  * Currency from a code or symbol anywhere in the text; codes beat symbols ("$100k CAD" is CAD).
- * e.g. "£30,000" -> GBP, "CA$90k" -> CAD, "25 EUR/hr" -> EUR, "$120k" -> USD, "120k" -> null
+ * e.g. "£30,000" -> GBP, "CA$90k" -> CAD, "25 EUR/hr" -> EUR, "USD5000" -> USD, "$120k" -> USD, "120k" -> null
  */
-export function detectCurrency(text: string): string | null {
+export function detectCurrency(input: string): string | null {
+  const text = unglue(input)
   for (const m of text.matchAll(/\b([A-Z]{3})\b/g)) if (CURRENCY_CODES.has(m[1])) return m[1]
   for (const m of text.matchAll(/\b([a-z]{3})\b/gi)) if (CURRENCY_CODES.has(m[1].toUpperCase()) && /^(usd|eur|gbp|cad|aud|chf|inr|sek|nok|dkk|pln|jpy|sgd|nzd)$/i.test(m[1])) return m[1].toUpperCase()
   for (const [sym, code] of SYMBOLS) if (text.includes(sym)) return code
@@ -36,11 +84,11 @@ export function detectCurrency(text: string): string | null {
 
 /**
  * Pay period from words; null when not stated.
- * e.g. "per hour" "/hr" "hourly" "an hour" -> hourly; "per annum" "a year" "p.a." "/yr" "annual" -> yearly;
+ * e.g. "per hour" "/hr" "hourly" "an hour" "£110ph" -> hourly; "£30,000pa" -> yearly; "per annum" "a year" "p.a." "/yr" "annual" -> yearly;
  * "monthly" "/mo" "per month" -> monthly; "per day" "daily" -> daily; "weekly" -> weekly
  */
 export function detectPeriod(text: string): SalaryPeriod | null {
-  const t = text.toLowerCase()
+  const t = unglue(text).toLowerCase()
   if (/\b(?:per|an|a|each|\/)\s*(?:hour|hr)\b|\/\s*h\b|\bhourly\b|\bp\/?h\b|\bph\b|\bhour\b|\bstunde\b|\bstd\b/.test(t) || /\/\s*(?:hour|hr)\b/.test(t)) return 'hourly'
   if (/\b(?:per|a|each)\s+day\b|\/\s*day\b|\bdaily\b|\bday rate\b|\bp\/?d\b|\bper diem\b|\bday\b/.test(t)) return 'daily'
   if (/\b(?:per|a|each)\s+week\b|\/\s*(?:week|wk)\b|\bweekly\b|\bweek\b/.test(t)) return 'weekly'
@@ -58,7 +106,7 @@ export function mapPeriod(v: unknown): SalaryPeriod | null {
 function withAnnual(min: number | null, max: number | null, currency: string | null, period: SalaryPeriod | null): Salary | null {
   if (min === null && max === null) return null
   if (min !== null && max !== null && min > max) [min, max] = [max, min]
-  const f = period ? ANNUAL_FACTOR[period] : null
+  const f = period && plausiblePay(min, max, currency, period) ? ANNUAL_FACTOR[period] : null
   const round = (n: number) => Math.round(n * 100) / 100
   return {
     min,
@@ -89,18 +137,55 @@ function positive(n: number | null): number | null {
   return n !== null && n > 0 ? n : null
 }
 
-// An amount: "120", "120,000", "120.000" (European thousands), "25.50", "1 200", with "k"/"m" suffix.
-const AMOUNT = String.raw`(\d{1,3}(?:[,.\u00a0 ]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*([kKmM](?![a-z]))?`
+// An amount: "120", "120,000", "120.000" (European thousands), "14,50,000" (Indian lakh grouping),
+// "25.50", "1 200", with a "k"/"m" suffix or India's "lakh" (100,000) and "crore" (10,000,000):
+// "INR 11 - 12 Lakhs" is 1,100,000-1,200,000.
+const AMOUNT = String.raw`(\d{1,2}(?:,\d{2})+,\d{3}(?!\d)|\d{1,3}(?:[,.\u00a0 ]\d{3})+|\d+)(?:[.,](\d{1,2}))?\s*([kKmM](?![a-z])|[lL](?:akh|ac)s?\b|LPA\b|lpa\b|[cC]rores?\b|[cC]r\b)?`
 const AMOUNT_RE = new RegExp(AMOUNT, 'g')
+const MULTIPLIER: Record<string, number> = { k: 1_000, m: 1_000_000, l: 100_000, c: 10_000_000 }
 
-type Amount = { value: number; suffix: boolean; index: number; end: number }
+type Amount = { value: number; multiplier: number; index: number; end: number }
 
-function readAmounts(text: string): Amount[] {
+// Numbers in salary text that are not money. Each is blanked out (same length, so positions hold)
+// before amounts are read:
+// - pay bands and grades: "Band 5", "Band 8a", "Agenda for Change band 6", "Band 6/7", "Grade 4 - 5"
+//   (NHS and civil-service postings state the band instead of, or beside, the pay);
+// - UK postcodes, which some feeds put in the salary field: "RG24 9RH".
+const NOT_MONEY_RE = new RegExp(
+  String.raw`\b(?:agenda for change\s+|afc\s+|nhs\s+)?(?:pay\s+)?(?:band|grade|level|step|tier|spine point|pay point)(?:\s+equivalent)?\s*[:#]?\s*\d{1,2}[a-d]?(?![.,]?\d)` +
+    String.raw`(?:\s*(?:-|–|\/|to|or|and|&)\s*(?:band\s*)?\d{1,2}[a-d]?(?![.,]?\d))*` +
+    String.raw`|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`,
+  'gi',
+)
+const currencyWord = (w: string) => CURRENCY_CODES.has(w.toUpperCase()) || /^(?:rs|rmb|zł|kč|fr)$/i.test(w)
+// Letters glued to an amount's right must be a unit ("£30,000pa", "£110ph") or a currency
+// ("5000EUR"); k and m are read with the amount. "8a" or "2nd" are not money.
+const GLUED_UNIT_RE = /^(?:p\.?a\.?|per|ph|p\/h|pw|pd|pm|pcm|phr|hrs?|h|hour|yr|year|mo|month|wk|week|day|d|ote)\b/i
+// A bonus, allowance or extra named after the amount ("£5K Welcome Bonus", "£2,000 relocation
+// allowance") or before it ("plus a £3,000 bonus", "+ £2k"): not the pay itself.
+const EXTRA_AFTER_RE = /^\s*(?:[\p{L}-]+\s+){0,2}?(?:bonus|allowance|relocation|golden hello|sign[- ]?on|signing|retention|stipend|supplement|uplift|weighting|premium|incentive)/iu
+const EXTRA_BEFORE_RE = /(?:\bplus|\+|\bbonus(?: of)?|\ballowance(?: of)?|\badditional|\bextra|\bgolden hello(?: of)?)\s*(?:an?\s+)?\W{0,3}\s*$/i
+
+/**
+ * The amounts in salary text, in order, leaving out what is not pay: bands and postcodes
+ * (NOT_MONEY_RE), numbers glued to letters that are neither a currency nor a unit ("RG24",
+ * "B5 Nurse", "8a"), and bonuses or allowances.
+ */
+function readAmounts(input: string): Amount[] {
+  const text = input.replace(NOT_MONEY_RE, (m) => ' '.repeat(m.length))
   const out: Amount[] = []
   for (const m of text.matchAll(AMOUNT_RE)) {
+    const index = m.index!
+    const end = index + m[0].trimEnd().length
+    const left = /(\p{L}+)$/u.exec(text.slice(Math.max(0, index - 8), index))
+    if (left && !currencyWord(left[1])) continue
+    const right = /^\p{L}+/u.exec(text.slice(end, end + 8))
+    if (right && !GLUED_UNIT_RE.test(right[0]) && !currencyWord(right[0])) continue
+    const after = text.slice(end, end + 40)
+    if (EXTRA_AFTER_RE.test(after) || EXTRA_BEFORE_RE.test(text.slice(Math.max(0, index - 30), index))) continue
     let n = Number(m[1].replace(/[,.\u00a0 ]/g, '') + (m[2] ? `.${m[2]}` : ''))
-    if (m[3]) n *= m[3].toLowerCase() === 'k' ? 1_000 : 1_000_000
-    out.push({ value: n, suffix: !!m[3], index: m.index!, end: m.index! + m[0].length })
+    const multiplier = m[3] ? MULTIPLIER[m[3][0].toLowerCase()] : 1
+    out.push({ value: n * multiplier, multiplier, index, end })
   }
   return out
 }
@@ -112,20 +197,37 @@ function readAmounts(text: string): Amount[] {
  *      "€25/hour" -> 25-25 EUR hourly (annual 52000); "25 EUR/hr" -> same
  *      "USD 5000 monthly" -> monthly, annual 60000; "Up to $90k" -> max only; "From £40k" -> min only
  * A trailing "k" applies to a bare first number ("120-150k"); years or counts in the text such as
- * "401k" are not in salary fields, so every number here is taken as money.
+ * "401k" are not in salary fields, so a number is taken as money unless it is a pay band, a postcode
+ * or a bonus (readAmounts):
+ *      "Band 5" -> null; "£31,365 - £37,890 Band 6" -> 31365-37890; "RG24 9RH" -> null
+ *      "£35007.97 - £5K Welcome Bonus" -> 35007.97 (the bonus is not the top of the range)
+ * Two amounts are a range only when a dash, "to", "and" or a slash joins them (RANGE_GAP_RE), and
+ * the period is the one stated after them: "£16.40 per hour (£32,920 per annum)" -> 16.40 hourly.
  */
 export function salaryFromText(text: string): Salary | null {
   const t = text.trim()
   if (!t || !/\d/.test(t)) return null
-  const amounts = readAmounts(t).filter((a) => a.value > 0).slice(0, 2)
-  if (!amounts.length) return null
+  const all = readAmounts(t).filter((a) => a.value > 0)
+  if (!all.length) return null
+  // the second amount is the top of a range only when a range joins them ("£24,907 - £30,615",
+  // "$50k to $60k"): "£16.40 per hour (£32,920 per annum)" states one pay two ways
+  const amounts = all.length > 1 && RANGE_GAP_RE.test(t.slice(all[0].end, all[1].index).replace(PERIOD_WORDS_RE, ' ')) ? all.slice(0, 2) : all.slice(0, 1)
   let min: number | null = amounts[0].value
   let max: number | null = amounts.length > 1 ? amounts[1].value : amounts[0].value
-  if (amounts.length > 1 && !amounts[0].suffix && amounts[1].suffix && min < 1000 && max >= 1000) min *= max / amounts[1].value > 999_999 ? 1_000_000 : 1_000
+  if (amounts.length > 1 && amounts[0].multiplier === 1 && amounts[1].multiplier > 1 && min < 1000 && max >= 1000) min *= amounts[1].multiplier
   const before = t.slice(0, amounts[0].index).toLowerCase()
   if (amounts.length === 1) {
     if (/\b(?:up to|max(?:imum)?|to|under|below|<)\s*\W{0,3}\s*$/.test(before)) min = null
     else if (/\b(?:from|min(?:imum)?|starting(?: at)?|at least|>)\s*\W{0,3}\s*$/.test(before) || /^\s*\+/.test(t.slice(amounts[0].end))) max = null
   }
-  return withAnnual(min, max, detectCurrency(t), detectPeriod(t))
+  // the period stated after the amounts, before any other amount; else anywhere in the text
+  const last = amounts[amounts.length - 1]
+  const next = all.find((a) => a.index > last.index)
+  const period = detectPeriod(t.slice(last.end, next ? next.index : undefined)) ?? detectPeriod(t)
+  return withAnnual(min, max, detectCurrency(t), period)
 }
+
+// What may stand between a range's two amounts: a dash, "to", "and" or a slash, and a currency.
+const RANGE_GAP_RE = /^\s*(?:[-–—~/]|to|and)?\s*(?:[A-Z]{1,3}\$|[$£€¥₹₩₪₱₦₺₴₫฿]|[A-Z]{3})?\s*$/i
+// Period words, which may follow each amount of a range ("£25,000 pa - £30,000 pa").
+const PERIOD_WORDS_RE = /\b(?:per|a|an)\s+(?:annum|year|hour|day|week|month)\b|\bp\.?a\.?(?=\W|$)|\b(?:ph|pw|pd|pcm|yearly|annually|hourly|daily|weekly|monthly)\b|\/\s*(?:yr|year|hr|hour|h|day|wk|week|mo|month)\b/gi

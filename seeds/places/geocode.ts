@@ -9,6 +9,8 @@
  */
 import { gazetteer, extentsOf, foldPlace, type BBox, type City, type Region } from './gazetteer.ts'
 
+export type { City } from './gazetteer.ts'
+
 /** A place as postings store it: names from the gazetteer, and its coordinates when known. */
 export type Location = {
   city: string | null
@@ -53,6 +55,60 @@ export function findCities(text: string, cc?: string | null, regions?: Region[])
   if (cc) list = list.filter((c) => c.cc === cc)
   if (regions && regions.length) list = list.filter((c) => regions.some((r) => r.cc === c.cc && r.admin === c.admin))
   return list
+}
+
+/** Cities by 1-degree cell ("lat:lng"), built on the first nearestCity call. */
+let grid: Map<string, City[]> | null = null
+
+function cityGrid(): Map<string, City[]> {
+  if (grid) return grid
+  grid = new Map()
+  for (const c of gazetteer().allCities) {
+    const k = `${Math.floor(c.lat)}:${Math.floor(c.lng)}`
+    const cell = grid.get(k)
+    if (cell) cell.push(c)
+    else grid.set(k, [c])
+  }
+  return grid
+}
+
+/** Great-circle distance in km. */
+export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
+  const r = Math.PI / 180
+  const a = Math.sin(((lat2 - lat1) * r) / 2) ** 2 + Math.cos(lat1 * r) * Math.cos(lat2 * r) * Math.sin(((lng2 - lng1) * r) / 2) ** 2
+  return 12_742 * Math.asin(Math.min(1, Math.sqrt(a)))
+}
+
+/**
+ * The gazetteer cities within maxKm (at most 100) of a point, in country cc when given, nearest
+ * first, with their distance. For a site known by its coordinates but named by its premises
+ * ("Royal Surrey Hospital" at 51.24, -0.61 is 2.5 km from Guildford).
+ */
+export function citiesNear(lat: number, lng: number, { cc = null, maxKm = 25 }: { cc?: string | null; maxKm?: number } = {}): { city: City; km: number }[] {
+  const g = cityGrid()
+  const reach = Math.min(maxKm, 100)
+  const spanLat = reach / 111
+  const spanLng = reach / (111 * Math.max(Math.cos((lat * Math.PI) / 180), 0.05))
+  const dLat = Math.ceil(spanLat)
+  const dLng = Math.ceil(spanLng)
+  const out: { city: City; km: number }[] = []
+  for (let y = Math.floor(lat) - dLat; y <= Math.floor(lat) + dLat; y++) {
+    for (let x = Math.floor(lng) - dLng; x <= Math.floor(lng) + dLng; x++) {
+      for (const c of g.get(`${y}:${((((x + 180) % 360) + 360) % 360) - 180}`) ?? []) {
+        if (cc && c.cc !== cc) continue
+        // the box around the circle first: no trigonometry for the cities far outside it
+        if (Math.abs(c.lat - lat) > spanLat || (Math.abs(c.lng - lng) > spanLng && Math.abs(c.lng - lng) < 360 - spanLng)) continue
+        const km = distanceKm(lat, lng, c.lat, c.lng)
+        if (km <= reach) out.push({ city: c, km })
+      }
+    }
+  }
+  return out.sort((a, b) => a.km - b.km)
+}
+
+/** A gazetteer city as a place, with its region and country names. */
+export function placeOfCity(c: City): ResolvedPlace {
+  return fromCity(c)
 }
 
 function regionName(cc: string, admin: string): string | null {
@@ -129,7 +185,7 @@ export type ParsedLocationText = {
 }
 
 // Work-arrangement words. They are removed from the text before geocoding what remains.
-const REMOTE_RE = /\b(?:fully[- ]remote|100\s?% remote|remote(?:[- ]first|[- ]friendly|[- ]eligible| ok| only)?|work(?:ing)? from home|wfh|tele-?commut(?:e|ing)|tele-?work(?:ing)?|home[- ]based|anywhere|worldwide|globally|global|distributed|international)\b/gi
+const REMOTE_RE = /\b(?:fully[- ]remote|100\s?% remote|remote(?:[- ]first|[- ]friendly|[- ]eligible| ok| only)?|work(?:ing)? from home|wfh|tele-?commut(?:e|ing)|tele-?work(?:ing)?|home[- ]based|home[- ]?working|anywhere|worldwide|globally|global|distributed|international)\b/gi
 const HYBRID_RE = /\bhybrid(?:[- ]remote)?\b/gi
 const ONSITE_RE = /\b(?:on[- ]?site|in[- ]office|in[- ]person|office[- ]based)\b/gi
 // Scope words that mean "no country restriction".
@@ -165,10 +221,14 @@ export function splitAlternatives(text: string): string[] {
 
 type Interpreted = { places: ResolvedPlace[]; scope: string[] | null; worldwide: boolean }
 
-/** Removes postcodes and the noise around a place: "Austin, TX 78701 (HQ)" -> "Austin, TX" */
+/**
+ * Removes postcodes and the noise around a place: "Austin, TX 78701 (HQ)" -> "Austin, TX";
+ * "Arlesey, SG15 6SN" -> "Arlesey" (UK postcodes), "Ottawa, ON K1A 0B1" -> "Ottawa, ON" (Canadian)
+ */
 function stripNoise(s: string): string {
   return s
     .replace(/\b\d{4,6}(?:-\d{4})?\b/g, ' ')
+    .replace(/\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b/g, ' ')
     .replace(/\((?:hq|headquarters|main office|office)\)/gi, ' ')
     .replace(/[()[\]]/g, ',')
     .replace(/^\s*(?:in|from|within|based in|located in|near)\s+/i, '')
@@ -224,9 +284,29 @@ export function interpretPlace(text: string): Interpreted {
   // "Berlin, Munich, Hamburg": several cities, when every segment is a known city.
   const each = segs.map((s) => findCities(s)[0])
   if (each.every((c) => c)) return { places: each.map(fromCity), scope: null, worldwide: false }
-  if (candidates.length) return { places: [candidates[0]], scope: null, worldwide: false }
+  // A premises before its town: "Moseley Hall Hospital, Birmingham", "Carew House, Bodmin, UK";
+  // not when the text names the region of a town the gazetteer lacks ("Halle, Saxony-Anhalt, Germany").
+  const regionNamed = candidates.some((c) => c.city !== null && c.region !== null)
+  const town = regionNamed ? null : townSegment(segs, lastCc, lastCc || lastRegions.length ? segs.length - 1 : segs.length)
+  if (town) return { places: [fromCity(town)], scope: null, worldwide: false }
+  if (candidates.length) {
+    // Neither reading knows the city. "Annapolis Junction, MD" and "Quantico, VA" are US places
+    // written the way US postings write them, not towns in Moldova and the Vatican: a two-letter
+    // code that is also a region abbreviation is read as the region.
+    const regional = /^[A-Z]{2}$/.test(last) ? candidates.find((c) => c.region !== null) : undefined
+    return { places: [regional ?? candidates[0]], scope: null, worldwide: false }
+  }
   // Unknown last segment: keep the first as city text so no information is lost.
   return { places: [resolvePlace({ city: segs[0] })!], scope: null, worldwide: false }
+}
+
+/** The last of segs[0..end) that is a known city (in country cc when given). */
+function townSegment(segs: string[], cc: string | null, end: number): City | null {
+  for (let i = end - 1; i >= 0; i--) {
+    const c = findCities(segs[i], cc)[0]
+    if (c) return c
+  }
+  return null
 }
 
 function isCountryish(s: string): boolean {
@@ -267,6 +347,11 @@ function single(seg: string): ResolvedPlace[] {
   if (regions.length) return [resolvePlace({ region: seg })!]
   const m = /^(.+?)\s+([A-Z]{2,3})$/.exec(seg)
   if (m && findRegions(m[2]).length) return [resolvePlace({ city: m[1], region: m[2] })!]
+  // "San Francisco & Seattle", "Luton and Bedford": two places, when each is known.
+  if (/\s(?:&|and)\s/i.test(seg)) {
+    const parts = seg.split(/\s+(?:&|and)\s+/i).map((p) => single(p.trim()))
+    if (parts.every((p) => p.length === 1 && (p[0].lat !== null || (p[0].city === null && p[0].country !== null)))) return parts.flat()
+  }
   // Not in the gazetteer: keep it as city text if it looks like a name, not a sentence.
   if (/^[\p{L}][\p{L} .'\-]{0,40}$/u.test(seg) && seg.split(' ').length <= 4) return [resolvePlace({ city: seg })!]
   return []

@@ -20,6 +20,10 @@ import { buildOpenApi, toOpenApiPath } from '../../api/openapi.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { insertTask } from '../../sql/tasks.ts'
+import { downloadUrl, loadSigningKey } from '../../jobs/files/signing.ts'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { rawPosting } from '../helpers/factories.ts'
 
@@ -29,7 +33,23 @@ const test = anyTest as TestFn<TestApp & { routes: Route[]; real: Real }>
 
 test.before(async (t) => {
   const generous = { limit: 1_000_000, windowSeconds: 60 }
-  const app = await startTestApp({ config: { rateLimits: { key: generous, search: generous, anonymous: generous } } })
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'jds-fuzz-'))
+  const base = loadConfig()
+  // exports are queued and never worked on: no worker runs here
+  const app = await startTestApp({
+    tasks: true,
+    config: {
+      rateLimits: { key: generous, search: generous, anonymous: generous },
+      dataDir,
+      downloadsDir: path.join(dataDir, 'downloads'),
+      tasks: { ...base.tasks, inProcess: false },
+    },
+  })
+  const close = app.close
+  app.close = async () => {
+    await close()
+    await rm(dataDir, { recursive: true, force: true })
+  }
   await app.db.sql`update accounts set plan = 'scale' where id = ${app.accountId}`
   // embedded, so that vsearch from this job answers (see readyBodies)
   await ingest(app.db.sql, [{ line: 1, raw: rawPosting({ source_id: 'fuzz-1', location_raw: 'Berlin, Germany' }, 1) as never }], {
@@ -38,7 +58,14 @@ test.before(async (t) => {
   const [job] = await app.db.sql<{ id: string; job_slug: string; slug: string }[]>`
     select j.id::text, j.job_slug, c.slug from jobs j join companies c on c.id = j.company_id limit 1`
   const task = await insertTask(app.db.sql, { account_id: app.accountId, type: 'export_job_data', input: { format: 'csv', search: {} } })
-  const real = { job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, file: 'swagger-ui.css' }
+  // a finished export with its file, so the download route has a link that works
+  await mkdir(path.join(dataDir, 'downloads'), { recursive: true })
+  await writeFile(path.join(dataDir, 'downloads', `${task.id}.csv`), '_id\n1\n')
+  const expiresAt = new Date(Date.now() + 86_400_000)
+  await app.db.sql`update tasks set state = 'finished', file_key = ${`${task.id}.csv`}, file_expires_at = ${expiresAt} where id = ${task.id}`
+  const link = new URL(downloadUrl(await loadSigningKey(app.db.sql, null), 'http://x', task.id, expiresAt, 'export.csv'))
+  const [, , , , expires, signature, filename] = link.pathname.split('/')
+  const real = { job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, file: 'swagger-ui.css', expires, signature, filename }
   Object.assign(t.context, app, { routes: await mountedRoutes(app.db.sql), real })
 })
 test.after.always(async (t) => {
@@ -72,7 +99,9 @@ test('the routes fuzzed are every route the app mounts', (t) => {
     'GET /v2/billing/usage/summary', 'GET /v2/billing/portal', 'GET /v2/jobs/data/categories', 'GET /v2/jobs/data/industries',
     'GET /v2/jobs/data/subindustries', 'GET /healthz', 'GET /v2/openapi.json', 'GET /docs', 'GET /docs/:file',
   ]) t.true(names.includes(known), known)
-  t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), ['/v2/embed', '/v2/jobs/estimate', '/v2/jobs/neural-search', '/v2/jobs/search', '/v2/jobs/vsearch'])
+  t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), [
+    '/v2/embed', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/neural-search', '/v2/jobs/search', '/v2/jobs/vsearch',
+  ])
   t.true(t.context.routes.find((r) => r.path === '/v2/jobs/search' && r.method === 'GET')!.query.includes('geo_locations'))
 })
 
@@ -332,6 +361,8 @@ const readyBodies = (real: Real): Record<string, unknown> => ({
   '/v2/jobs/vsearch': { search_type: 'job', job_id: real.job_id },
   '/v2/jobs/neural-search': { lexical: {} },
   '/v2/embed': { text: 'fuzz' },
+  '/v2/jobs/export': { search: {}, format: 'csv' },
+  '/v2/jobs/expired-jobs/export': { since: '2026-01-01' },
 })
 
 test.serial('while starting, every route but /healthz is a 503 with Retry-After; once ready, no route is', async (t) => {

@@ -25,28 +25,8 @@ const REPS = Number(process.env.BENCH_REPS ?? 15)
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const name = `jds_bench_search_${JOBS}`
 
-export const queries: [string, Record<string, unknown>][] = [
-  ['title phrase + radius + salary', { job_titles: ['"software engineer"'], geo_locations: [{ city: 'San Francisco', region: 'CA' }], geofilter_params: { radius: 50 }, salary: { min: 100000 }, currency: 'USD' }],
-  ['keywords + remote + experience', { keywords: ['python'], location_types: ['Remote'], experience: ['Senior', 'Mid'] }],
-  ['filters only, by date', { job_category: ['Software Engineer Jobs'], job_types: ['Full Time'], sort_by: 'date_posted' }],
-  ['page 50', { job_titles: ['manager'], page: 50, limit: 10 }],
-  ['no filters', {}],
-  ['title OR titles', { job_titles: ['nurse', 'pharmacist', 'physician'] }],
-  ['title with exclusion', { job_titles: ['engineer', '-senior', '-intern'] }],
-  ['country strict + category', { geo_locations: [{ country: 'Germany' }], job_category: ['Sales Jobs'] }],
-  ['city weak 25 mi', { geo_locations: [{ city: 'London', country: 'United Kingdom' }] }],
-  ['region box', { geo_locations: [{ region: 'California' }], geofilter_params: { mode: 'box' } }],
-  ['industry + size', { industry: ['Healthcare'], company_types: ['1001-5000', '5001-10000', '10000+'] }],
-  ['salary sort desc', { salary: { min: 50000 }, sort_by: 'salary', sort_order: 'desc' }],
-  ['yoe range', { yoe: { min: 2, max: 5 }, job_titles: ['analyst'] }],
-  ['visa + remote US', { visa: 'true', geo_locations: [{ country: 'United States' }], location_types: ['Remote'] }],
-  ['company keywords', { company_keywords: ['logistics'] }],
-  ['keywords phrase + days_ago', { keywords: ['"machine learning"'], days_ago: 30 }],
-  ['hide agencies + part time', { hide_recruiting_agencies: 'true', job_types: ['Part Time'] }],
-  ['company sort', { job_titles: ['designer'], sort_by: 'company' }],
-  ['job board + date', { job_board: ['Greenhouse', 'Lever'], date_posted: '2026-10-01' }],
-  ['limit 100', { job_titles: ['engineer'], limit: 100 }],
-]
+export { queries } from './search-mix.ts'
+import { queries } from './search-mix.ts'
 
 const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
 

@@ -94,6 +94,7 @@ test('near a block-mode cap, a lease that came back short is not topped up again
   t.true((await other.reserve(key, 1)).ok)
   const counter = countGrants(meters)
   let served = 0
+  const started = Date.now()
   for (let i = 0; i < 200; i++) {
     if (i % 5 === 0) await new Promise((r) => setTimeout(r, 1))
     const reservation = await meters.reserve(key, 1)
@@ -102,7 +103,10 @@ test('near a block-mode cap, a lease that came back short is not topped up again
     meters.settle(reservation.row, 1, 1, { requestId: null, endpoint: 'test' })
   }
   t.true(served >= 100, `${served} served`)
-  t.true(counter.grants <= 5, `${counter.grants} grants for ${served} requests`)
+  // a short lease asks again only once its refusal is forgotten: a stalled machine that
+  // takes longer over the loop may see one more grant per REFUSAL_MEMORY_MS it took
+  const allowed = 5 + Math.floor((Date.now() - started) / REFUSAL_MEMORY_MS)
+  t.true(counter.grants <= allowed, `${counter.grants} grants for ${served} requests in ${Date.now() - started} ms`)
 })
 
 test('charges are flushed every flushMs: a tick within it records nothing, the first tick after it records them all', async (t) => {

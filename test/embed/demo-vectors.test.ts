@@ -42,6 +42,10 @@ test.serial('the first start embeds the demo postings from the shipped vectors, 
     `${embedder.texts} demo texts are not in ${DEMO_VECTORS}: the generator or the text recipe changed; write it again with npm run embed -- --write-demo-vectors`,
   )
   t.is(await loadDemoData(sql, jobs, { embedder }), null, 'only into an empty database')
+  // the HNSW index was built after the load, not lost
+  const [index] = await sql<{ indexdef: string }[]>`select indexdef from pg_indexes where indexname = 'jobs_embedding_idx'`
+  t.regex(index?.indexdef ?? '', /USING hnsw \(embedding vector_cosine_ops\) WITH \(m='?16'?, ef_construction='?128'?\)/)
+  t.deepEqual([...(await sql`select name from deferred_indexes`)], [])
 })
 
 test.serial('the file\'s float16 numbers read back within 0.00001 of the model\'s vectors', async (t) => {

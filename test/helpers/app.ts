@@ -2,7 +2,10 @@
 import type { AddressInfo } from 'node:net'
 import pino from 'pino'
 import { Writable } from 'node:stream'
+import type PgBoss from 'pg-boss'
 import { buildApp } from '../../api/app.ts'
+import { createBoss } from '../../jobs/boss.ts'
+import { startWorkers } from '../../jobs/index.ts'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
 import { UseEmbedder } from '../../ingest/embed/use.ts'
 import type { Admission } from '../../api/middleware/admission.ts'
@@ -22,6 +25,8 @@ export type TestApp = {
   get: (path: string, headers?: Record<string, string>) => Promise<Response>
   post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response>
   admission: Admission
+  /** the task queue, when started with `tasks: true` */
+  boss?: PgBoss
   /** applies account changes made behind the app's back and flushes usage, as its next tick would */
   sync: () => Promise<void>
   close: () => Promise<void>
@@ -42,15 +47,36 @@ export function testEmbedder(): Embedder {
  * `config` overrides loadConfig()'s values, e.g. lower rate limits; `embedder` replaces
  * the default model (null: none configured).
  */
-export async function startTestApp({ config, embedder = testEmbedder() }: { config?: Partial<Config>; embedder?: Embedder | null } = {}): Promise<TestApp> {
+export async function startTestApp({
+  config,
+  embedder = testEmbedder(),
+  tasks = false,
+}: {
+  config?: Partial<Config>
+  embedder?: Embedder | null
+  /** pg-boss on the test database, with task workers in this process unless config.tasks.inProcess is false, as `npm start` runs them */
+  tasks?: boolean
+} = {}): Promise<TestApp> {
   const db = await testDatabase()
   const logs: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
   // as the server runs it: the admission on connections of its own
   const admissionSql = connectAdmission(db.url)
-  const app = buildApp({ sql: db.sql, config: { ...loadConfig(), ...config }, log, readiness, admissionSql, embedder: embedder ?? undefined })
+  const fullConfig = { ...loadConfig(), ...config }
+  let boss: PgBoss | undefined
+  let workers: { stop: () => Promise<void> } | undefined
+  if (tasks) {
+    boss = createBoss(db.url, log, { maintenanceSeconds: fullConfig.tasks.maintenanceSeconds })
+    await boss.start()
+    workers = await startWorkers(boss, db.sql, log, fullConfig)
+  }
+  const app = buildApp({ sql: db.sql, config: fullConfig, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
   const server = app.listen(0, '127.0.0.1')
+  // fetch keeps a connection for a second less than the server's keep-alive timeout says;
+  // on a busy machine a stall longer than that second let it reuse a connection the server
+  // had just closed ("fetch failed"). A long server timeout leaves no such window in a test.
+  server.keepAliveTimeout = 65_000
   await new Promise((resolve) => server.once('listening', resolve))
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const { accountId, key } = await createAccountWithKey(db.sql)
@@ -65,7 +91,10 @@ export async function startTestApp({ config, embedder = testEmbedder() }: { conf
     db, base, key, accountId, logs, readiness, get, post,
     admission: app.context.admission!,
     sync: () => app.context.admission!.sync(),
+    boss,
     close: async () => {
+      await workers?.stop()
+      await boss?.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => {})
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       await app.context.admission!.close()

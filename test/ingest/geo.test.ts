@@ -1,5 +1,5 @@
 import test from 'ava'
-import { parseLocationText, resolvePlace, splitAlternatives } from '../../seeds/places/geocode.ts'
+import { citiesNear, parseLocationText, resolvePlace, splitAlternatives } from '../../seeds/places/geocode.ts'
 import { gazetteer, foldPlace } from '../../seeds/places/gazetteer.ts'
 import aliases from '../../seeds/place-aliases.json' with { type: 'json' }
 
@@ -117,4 +117,13 @@ test('every alias in seeds/place-aliases.json points at a real gazetteer entry',
     t.true((g.regionsByKey.get(key) ?? []).some((r) => r.name === target.slice(3)), `region alias ${key} -> ${target}`)
   }
   for (const [key, cc] of Object.entries(aliases.countries)) t.truthy(g.countryName.get(cc), `country alias ${key}`)
+})
+
+test('cities near a point, nearest first, in a country when asked; postcodes are noise', (t) => {
+  const near = citiesNear(51.2416, -0.6088, { cc: 'GB', maxKm: 5 })
+  t.true(near.some((n) => n.city.name === 'Guildford' && n.km < 3))
+  t.true(near.every((n, i) => i === 0 || near[i - 1].km <= n.km))
+  t.deepEqual(citiesNear(51.2416, -0.6088, { cc: 'FR', maxKm: 5 }), [])
+  t.like(one('Arlesey, SG15 6SN'), { city: 'Arlesey', country: 'United Kingdom' })
+  t.like(one('Ottawa, ON K1A 0B1'), { city: 'Ottawa', region: 'Ontario' })
 })

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { salaryFromRange, salaryFromText, detectCurrency, detectPeriod, ANNUAL_FACTOR } from '../../ingest/transform/salary.ts'
+import { salaryFromRange, salaryFromText, detectCurrency, detectPeriod, ANNUAL_FACTOR, MAX_SPREAD, PLAUSIBLE_PAY_USD, plausiblePay } from '../../ingest/transform/salary.ts'
 import { FieldError } from '../../ingest/transform/coerce.ts'
 
 test('annualisation constants are the documented ones', (t) => {
@@ -69,4 +69,17 @@ test('period words', (t) => {
   t.is(detectPeriod('/yr'), 'yearly')
   t.is(detectPeriod('pcm'), 'monthly')
   t.is(detectPeriod('$120-150k'), null)
+})
+
+test('plausible pay per period: the documented bounds, in US dollars, and the spread', (t) => {
+  t.deepEqual(PLAUSIBLE_PAY_USD, { hourly: [0.5, 1000], daily: [4, 8000], weekly: [20, 40000], monthly: [80, 160000], yearly: [1000, 2000000] })
+  t.is(MAX_SPREAD, 10)
+  t.true(plausiblePay(120000, 150000, 'USD', 'yearly'))
+  t.true(plausiblePay(25, 30, null, 'hourly'))
+  t.false(plausiblePay(31365, 37890000, 'GBP', 'yearly'))
+  t.false(plausiblePay(5, 5, 'GBP', 'yearly'))
+  t.false(plausiblePay(20, 250, 'USD', 'hourly'))
+  t.true(plausiblePay(25000, 30000, 'XAF', 'monthly'), 'a currency without a rate is not bounded')
+  t.false(plausiblePay(2500, 300000, 'XAF', 'monthly'), '… but its spread is')
+  t.true(plausiblePay(null, 90000, 'USD', 'yearly'))
 })

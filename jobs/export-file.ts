@@ -1,0 +1,83 @@
+/**
+ * What every export task shares: the file is written to DATA_DIR/tmp as it streams,
+ * then handed to the file store (DOWNLOADS_DIR, or S3), and the task's result links to
+ * it through a signed download URL that works until the file's expiry.
+ *
+ * Each attempt writes a file of its own (the key carries the attempt), so an attempt
+ * that lost its task to another can discard its file without touching the winner's.
+ */
+import { once } from 'node:events'
+import { createWriteStream } from 'node:fs'
+import { mkdir, rm } from 'node:fs/promises'
+import path from 'node:path'
+import type { Sql } from '../sql/db.ts'
+import type { ClaimedTask, Finish } from '../sql/tasks.ts'
+import { downloadUrl } from './files/signing.ts'
+import type { FileStore } from './files/store.ts'
+
+export type ExportDeps = {
+  sql: Sql
+  store: FileStore
+  /** the download links' HMAC key (jobs/files/signing.ts) */
+  signingKey: () => Promise<string>
+  publicUrl: string
+  dataDir: string
+  ttlDays: number
+}
+
+export type ExportFormat = { extension: 'csv' | 'jsonl'; contentType: string }
+export const CSV: ExportFormat = { extension: 'csv', contentType: 'text/csv; charset=utf-8' }
+export const JSONL: ExportFormat = { extension: 'jsonl', contentType: 'application/x-ndjson' }
+
+/** Appends text to the file, waiting while the disk catches up. */
+export type Write = (chunk: string) => Promise<void>
+
+/**
+ * Runs `write` into a fresh file, stores it and returns the task's finish: the result
+ * (download_url, file_size, record_count, expiry_time) and the stored file.
+ */
+export async function writeExport(
+  deps: ExportDeps,
+  task: ClaimedTask,
+  format: ExportFormat,
+  filePrefix: string,
+  write: (out: Write) => Promise<number>,
+): Promise<Finish & { result: { record_count: number } }> {
+  const tmpDir = path.join(deps.dataDir, 'tmp')
+  await mkdir(tmpDir, { recursive: true })
+  const part = (attempt: number) => path.join(tmpDir, `${task.id}-${attempt}.${format.extension}.part`)
+  // what earlier attempts of this task left when their worker died
+  for (let a = 1; a < task.attempt; a++) await rm(part(a), { force: true })
+  const tmp = part(task.attempt)
+  const file = createWriteStream(tmp)
+  try {
+    const out: Write = async (chunk) => {
+      if (!file.write(chunk)) await once(file, 'drain')
+    }
+    const records = await write(out)
+    file.end()
+    await once(file, 'finish')
+
+    const key = `${task.id}-${task.attempt}.${format.extension}`
+    const { size } = await deps.store.put(key, tmp, format.contentType)
+    const expiresAt = new Date(Date.now() + deps.ttlDays * 86_400_000)
+    const filename = `${filePrefix}-${task.id.slice(0, 8)}.${format.extension}`
+    return {
+      result: {
+        download_url: downloadUrl(await deps.signingKey(), deps.publicUrl, task.id, expiresAt, filename),
+        file_size: size,
+        record_count: records,
+        expiry_time: expiresAt.toISOString(),
+      },
+      file: { key, expiresAt },
+    }
+  } finally {
+    file.destroy()
+    await rm(tmp, { force: true })
+  }
+}
+
+/** Deletes the file of an attempt whose finish did not count. */
+export const discardExport = (store: FileStore) => async (finish: Finish) => {
+  if (finish.file) await store.delete(finish.file.key)
+}

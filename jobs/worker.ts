@@ -1,0 +1,34 @@
+/**
+ * `npm run worker`: a process that only works on tasks (exports), for scale-out beside
+ * the API servers; any number may run. It works on DATABASE_URL, or on the embedded
+ * database a running server owns in DATA_DIR. It runs the scheduled queues too, which
+ * are enqueued once per instant whichever process claims them.
+ */
+import pino from 'pino'
+import { createBoss } from './boss.ts'
+import { startWorkers } from './index.ts'
+import { loadConfig } from '../sql/config.ts'
+import { openDatabase } from '../sql/db.ts'
+import { migrate } from '../sql/migrate.ts'
+
+const config = loadConfig()
+const log = pino({ level: config.logLevel, base: { service: 'job-data-service', role: 'worker' } })
+const db = await openDatabase(config)
+await migrate(db.sql)
+const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
+await boss.start()
+const workers = await startWorkers(boss, db.sql, log, config, { tasks: true })
+log.info({ concurrency: config.tasks.concurrency, pid: process.pid }, 'task worker ready')
+
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  log.info({ signal }, 'worker stopping; tasks in progress finish first')
+  await workers.stop()
+  await boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {})
+  await db.close()
+  process.exit(0)
+}
+process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
