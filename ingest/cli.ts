@@ -1,11 +1,15 @@
 /**
- * `make ingest FILE=path` / `npm run ingest -- path [--format NAME] [--company NAME] [--batch N]`
+ * `make ingest FILE=path` / `npm run ingest -- path [--format NAME] [--company NAME] [--batch N]
+ *   [--errors FILE] [--dry-run] [--report]`
  *
  * The format is recognized from the file (ingest/formats); --format names it, and
  * --company gives the company of feeds that do not name it (an ATS board's).
  *
- * Rejected rows go to stderr as "line N: reason"; a progress bar with rate and ETA
- * shows on a terminal; the summary is always printed. Postings are embedded with
+ * Rejected rows go to stderr as "line N: reason", and with --errors to FILE as JSONL, one
+ * row with all its problems and what was read per line; a progress bar with rate and ETA
+ * shows on a terminal; the summary is always printed, ending with the reject reasons
+ * grouped and counted. --dry-run normalizes without a database; --report prints per field
+ * how often it was filled and the values worth a look (ingest/report.ts). Postings are embedded with
  * EMBEDDING_PROVIDER's model as they land; when it is unavailable they land without
  * vectors, the reason goes to stderr and the summary counts them. Exits non-zero only
  * when the input is unreadable or nothing could be ingested.
@@ -21,21 +25,26 @@ import { ingest } from './pipeline.ts'
 import { ingestCompanies } from './companies.ts'
 import { companyProfiles } from './formats/company-profiles.ts'
 import { ADAPTERS, openCompanyFeed, openFeed } from './formats/index.ts'
+import { IngestReport } from './report.ts'
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' } },
+  options: {
+    format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' },
+    errors: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'boolean' },
+  },
 })
+const dryRun = values['dry-run'] ?? false
 const file = positionals[0]
 if (!file) {
-  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500]')
+  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--errors FILE] [--dry-run] [--report]')
   console.error('formats (recognized from the file when --format is not given):')
   for (const a of [...ADAPTERS, companyProfiles]) console.error(`  ${a.name.padEnd(16)} ${a.summary}`)
   process.exit(2)
 }
 
 // company profiles (make ingest-companies, or a file whose records are companies) take their own path
-const companies = !values.format && (await openCompanyFeed(file, { force: values.companies }).catch((e: Error) => {
+const companies = !values.format && !dryRun && (await openCompanyFeed(file, { force: values.companies }).catch((e: Error) => {
   console.error(`ingest: cannot read ${file}: ${e.message}`)
   process.exit(1)
 }))
@@ -70,8 +79,10 @@ try {
 console.error(`ingest: ${file} as ${feed.adapter.name} (${feed.adapter.summary})`)
 
 const config = loadConfig()
-const db = await openDatabase(config)
-const embedder = createEmbedder(config.embedding)
+const db = dryRun ? null : await openDatabase(config)
+const embedder = dryRun ? null : createEmbedder(config.embedding)
+const report = values.report ? new IngestReport() : null
+const errors = values.errors ? fs.createWriteStream(values.errors) : null
 const bar = process.stdout.isTTY
   ? new cliProgress.SingleBar(
       { format: 'ingest |{bar}| {percentage}% | {postings} postings | {embedded} embedded ({computed} by the model) | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
@@ -82,15 +93,18 @@ bar?.start(size, 0, { postings: 0, embedded: 0, computed: 0, rate: 0 })
 
 let exitCode = 0
 try {
-  await migrate(db.sql)
-  const summary = await ingest(db.sql, feed.items, {
+  if (db) await migrate(db.sql)
+  const summary = await ingest(db?.sql ?? null, feed.items, {
     source: file,
+    dryRun,
     batchSize: values.batch ? Number(values.batch) : undefined,
     embedder,
     embedBatch: config.embedding.batch,
-    onRejected: (line, reason) => {
+    onRejected: (line, reason, { problems, record, text }) => {
       process.stderr.write(`line ${line}: ${reason}\n`)
+      errors?.write(JSON.stringify({ line, problems, ...(record ? { record } : {}), ...(text !== undefined ? { text } : {}) }) + '\n')
     },
+    onNormalized: report ? (batch) => report.add(batch) : undefined,
     onEmbedError: (message) => {
       bar?.stop()
       process.stderr.write(`embedding: ${message}\n`)
@@ -99,18 +113,27 @@ try {
   })
   bar?.update(size)
   bar?.stop()
-  const landed = summary.inserted + summary.updated + summary.duplicates + summary.unchanged
-  console.log(
-    `read ${summary.read}, inserted ${summary.inserted}, updated ${summary.updated}, duplicates ${summary.duplicates}, ` +
-      `unchanged ${summary.unchanged}, rejected ${summary.rejected}, expired on arrival ${summary.expired_on_arrival}, ${summary.seconds.toFixed(1)} s ` +
-      `(${Math.round(summary.read / Math.max(summary.seconds, 0.001))} postings/s)`,
-  )
-  console.log(
-    embedder
-      ? `embedded ${summary.embedded} jobs with ${embedder.info.provider} ${embedder.info.model_name} (${summary.embedded_by_model} texts by the model, ` +
-          `the rest from the cache), not embedded ${summary.not_embedded}${summary.not_embedded ? ': run make embed once the model is available' : ''}`
-      : `not embedded ${summary.not_embedded} (EMBEDDING_PROVIDER=none)`,
-  )
+  const rate = `${summary.seconds.toFixed(1)} s (${Math.round(summary.read / Math.max(summary.seconds, 0.001))} postings/s)`
+  const landed = dryRun ? summary.read - summary.rejected : summary.inserted + summary.updated + summary.duplicates + summary.unchanged
+  if (dryRun) console.log(`dry run, nothing written: read ${summary.read}, would land ${landed}, rejected ${summary.rejected}, ${rate}`)
+  else {
+    console.log(
+      `read ${summary.read}, inserted ${summary.inserted}, updated ${summary.updated}, duplicates ${summary.duplicates}, ` +
+        `unchanged ${summary.unchanged}, rejected ${summary.rejected}, expired on arrival ${summary.expired_on_arrival}, ${rate}`,
+    )
+    console.log(
+      embedder
+        ? `embedded ${summary.embedded} jobs with ${embedder.info.provider} ${embedder.info.model_name} (${summary.embedded_by_model} texts by the model, ` +
+            `the rest from the cache), not embedded ${summary.not_embedded}${summary.not_embedded ? ': run make embed once the model is available' : ''}`
+        : `not embedded ${summary.not_embedded} (EMBEDDING_PROVIDER=none)`,
+    )
+  }
+  const reasons = Object.entries(summary.reject_reasons).sort((a, b) => b[1] - a[1])
+  if (reasons.length) {
+    console.log(`rejected rows by problem (a row may have several)${values.errors ? `; every rejected row is in ${values.errors}` : ''}:`)
+    for (const [reason, count] of reasons) console.log(`  ${String(count).padStart(7)}  ${reason}`)
+  }
+  if (report) console.log(`\n${report.format()}`)
   if (landed === 0) {
     console.error('ingest: nothing could be ingested')
     exitCode = 1
@@ -121,6 +144,7 @@ try {
   exitCode = 1
 } finally {
   await embedder?.close()
-  await db.close()
+  await db?.close()
+  if (errors) await new Promise((resolve) => errors.end(resolve))
 }
 process.exit(exitCode)

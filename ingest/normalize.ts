@@ -28,7 +28,8 @@ import { contentHash, postingHash, primaryLocationKey } from './transform/hash.t
 import { computeScores } from './transform/scores.ts'
 import { boardFromUrl } from './formats/board-name.ts'
 
-export type Rejection = { reason: string }
+/** `reason` is the first problem; `problems` all of them, when the posting has more than one */
+export type Rejection = { reason: string; problems?: string[] }
 
 export function isRejection(r: Posting | Rejection): r is Rejection {
   return 'reason' in r
@@ -173,20 +174,63 @@ function normalizeUnchecked(raw: RawPosting, now: Date, defaultBoard: string | n
   return { ...posting, content_hash: contentHash(isAbsent(raw.date_posted) ? { ...posting, date_posted: null } : posting) }
 }
 
+/** What stands in for a required field set aside while a rejected posting's other problems are looked for. */
+const STAND_INS: Record<string, unknown> = { job_title: 'x', company: { name: 'x' }, 'company.name': 'x', job_board: 'x' }
+
+/** Removes the field a FieldError names ("salary_range", "company.size_range"), or puts a stand-in in its place. */
+function setAside(raw: Record<string, unknown>, field: string) {
+  const [top, sub] = field.split(/[.[]/, 2)
+  if (sub !== undefined && isRecord(raw[top])) {
+    const inner = { ...(raw[top] as Record<string, unknown>) }
+    if (field in STAND_INS) inner[sub] = STAND_INS[field]
+    else delete inner[sub.replace(/\].*$/, '')]
+    raw[top] = inner
+  } else if (top in STAND_INS) raw[top] = STAND_INS[top]
+  else delete raw[top]
+}
+
+/**
+ * Every problem of a rejected posting, not only the first: the posting is normalized again with
+ * each field found wrong set aside (a required one replaced by a stand-in) until nothing more is.
+ * e.g. {job_title: 7, company: {}, date_posted: "soon"} ->
+ *   ["job_title: required non-empty string", "company.name: required non-empty string", "date_posted: ..."]
+ */
+function problemsOf(raw: RawPosting, first: FieldError, now: Date, board: string | null): string[] {
+  const problems = [first.message]
+  const probe: Record<string, unknown> = { ...raw }
+  let field = first.field
+  // a posting has a few dozen fields: the bound only guards against a field that cannot be set aside
+  for (let i = 0; i < 50; i++) {
+    setAside(probe, field)
+    try {
+      normalizeUnchecked(probe as RawPosting, now, board)
+      break
+    } catch (e) {
+      if (!(e instanceof FieldError) || problems.includes(e.message)) break
+      problems.push(e.message)
+      field = e.field
+    }
+  }
+  return problems
+}
+
 /**
  * Validates and normalises one raw posting. Never throws: invalid input returns a Rejection whose
- * reason names the field ("job_title: required non-empty string"); an unexpected internal error
- * returns "internal error: ..." so one bad line cannot stop a load.
+ * reason names the field ("job_title: required non-empty string"), and whose problems list every
+ * field that is wrong; an unexpected internal error returns "internal error: ..." so one bad line
+ * cannot stop a load.
  * Required: a title and a company name. The board is `job_board`, else `board` (the source's
  * name), else the one the posting's link names; a posting without a description is kept.
  */
 export function normalizePosting(raw: RawPosting, opts: { now?: Date; board?: string | null } = {}): Posting | Rejection {
   if (!isRecord(raw)) return { reason: 'posting: expected an object' }
   const now = opts.now && !Number.isNaN(opts.now.getTime()) ? opts.now : new Date()
+  const board = opts.board?.trim() || null
   try {
-    return normalizeUnchecked(raw, now, opts.board?.trim() || null)
+    return normalizeUnchecked(raw, now, board)
   } catch (e) {
-    if (e instanceof FieldError) return { reason: e.message }
-    return { reason: `internal error: ${e instanceof Error ? e.message : String(e)}` }
+    if (!(e instanceof FieldError)) return { reason: `internal error: ${e instanceof Error ? e.message : String(e)}` }
+    const problems = problemsOf(raw, e, now, board)
+    return problems.length > 1 ? { reason: e.message, problems } : { reason: e.message }
   }
 }

@@ -30,6 +30,8 @@ export type Summary = {
   duplicates: number
   unchanged: number
   rejected: number
+  /** the problems of the rejected rows, each with the number of rows that have it (reasonGroup) */
+  reject_reasons: Record<string, number>
   /** of the postings that landed, those already past their valid_through: stored as expired (and archived) */
   expired_on_arrival: number
   /** jobs given a vector of the embedder's model */
@@ -54,33 +56,89 @@ export type IngestOptions = {
   embedder?: Embedder | null
   /** texts per model call (EMBEDDING_BATCH) */
   embedBatch?: number
-  onRejected?: (line: number, reason: string) => void
+  onRejected?: (line: number, reason: string, detail: RejectedDetail) => void
+  /** each batch of postings as normalized, before it is written */
+  onNormalized?: (batch: Normalized[]) => void
+  /** normalize only: nothing is written or embedded, and no ingest run is recorded (`sql` may be null) */
+  dryRun?: boolean
   /** after each written batch, and after each model call while a batch is embedded */
   onBatch?: (summary: Summary) => void
   /** why embedding failed; after an EmbedderUnavailable the run embeds nothing more */
   onEmbedError?: (message: string) => void
 }
 
+/** All the problems of a rejected row, and what was read: the record as the adapter gave it, or the text that was not one. */
+export type RejectedDetail = { problems: string[]; record?: RawPosting; text?: string }
+export type Normalized = { line: number; posting: Posting }
 type Chunk = ({ line: number; raw: RawPosting } | { line: number; text: string })[]
 
-export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable<ReadItem>, opts: IngestOptions): Promise<Summary> {
+/**
+ * The group a problem is counted in: the problem with its numbers and quoted values left out
+ * ("invalid JSON: Unexpected token } in JSON at position 37" -> "invalid JSON").
+ */
+export function reasonGroup(reason: string): string {
+  const parse = /^(invalid JSON|invalid CSV)\b/.exec(reason)
+  if (parse) return parse[1]
+  return reason.replace(/"[^"]*"|'[^']*'/g, '"…"').replace(/\d+(?:\.\d+)?/g, 'N').slice(0, 160)
+}
+
+/**
+ * The read items as batches of normalized postings; rejected rows go to `reject`. One chunk is
+ * normalized by the worker while the caller works on the batch before it.
+ */
+async function* normalizedBatches(
+  items: AsyncIterable<ReadItem> | Iterable<ReadItem>,
+  worker: NormalizeWorker,
+  opts: { now: Date; board: string | null; batchSize: number; onRead: () => void; reject: (line: number, reason: string, detail: RejectedDetail) => void },
+): AsyncGenerator<Normalized[]> {
+  const normalize = async (chunk: Chunk) => {
+    const batch: Normalized[] = []
+    for (const { line, result, record, text } of await worker.normalize(chunk, opts.now, opts.board)) {
+      if ('reason' in result) opts.reject(line, result.reason, { problems: result.problems ?? [result.reason], record, text })
+      else batch.push({ line, posting: result })
+    }
+    return batch
+  }
+  let pending: Promise<Normalized[]> | null = null
+  let chunk: Chunk = []
+  for await (const item of items) {
+    opts.onRead()
+    if ('error' in item) opts.reject(item.line, item.error, { problems: [item.error] })
+    else chunk.push(item)
+    if (chunk.length >= opts.batchSize) {
+      const next = normalize(chunk)
+      next.catch(() => {}) // awaited below; a caller that stops early must not leave it unhandled
+      chunk = []
+      if (pending) yield await pending
+      pending = next
+    }
+  }
+  const last = chunk.length ? normalize(chunk) : null
+  if (pending) yield await pending
+  if (last) yield await last
+}
+
+export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | Iterable<ReadItem>, opts: IngestOptions): Promise<Summary> {
   const started = Date.now()
   const seenAt = opts.now ?? new Date()
   const batchSize = opts.batchSize ?? 500
   const summary: Summary = {
-    read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, expired_on_arrival: 0, embedded: 0, embedded_by_model: 0,
+    read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, reject_reasons: {}, expired_on_arrival: 0, embedded: 0, embedded_by_model: 0,
     not_embedded: 0, seconds: 0,
   }
   // the sources this run has written (load.ts): a later line of one of them is a duplicate
   const written = new Set<string>()
   let embedder = opts.embedder ?? null
   const boards = new Set<string>()
-  const runId = await insertIngestRun(sql, opts.source, seenAt)
+  if (!sql && !opts.dryRun) throw new Error('ingest: a database is needed unless dryRun')
+  const db = sql as Sql
+  const runId = opts.dryRun ? null : await insertIngestRun(db, opts.source, seenAt)
   const worker = new NormalizeWorker()
 
-  const reject = (line: number, reason: string) => {
+  const reject = (line: number, reason: string, detail: RejectedDetail) => {
     summary.rejected++
-    opts.onRejected?.(line, reason)
+    for (const group of new Set(detail.problems.map(reasonGroup))) summary.reject_reasons[group] = (summary.reject_reasons[group] ?? 0) + 1
+    opts.onRejected?.(line, reason, detail)
   }
   const add = (c: BatchCounts & { sources: string[] }) => {
     summary.inserted += c.inserted
@@ -96,12 +154,12 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
   }
   const embed = async (md5Hashes: string[]) => {
     if (!embedder) {
-      summary.not_embedded += await countUnembedded(sql, md5Hashes)
+      summary.not_embedded += await countUnembedded(db, md5Hashes)
       return
     }
-    const model = await modelId(sql, embedder.info)
-    const rows = await listJobsToEmbed(sql, model, { md5Hashes })
-    const counts = await embedJobs(sql, embedder, model, rows, {
+    const model = await modelId(db, embedder.info)
+    const rows = await listJobsToEmbed(db, model, { md5Hashes })
+    const counts = await embedJobs(db, embedder, model, rows, {
       batch: opts.embedBatch ?? 32,
       onProgress: (texts) => {
         summary.embedded_by_model += texts
@@ -115,15 +173,16 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
       if (counts.error instanceof EmbedderUnavailable) embedder = null
     }
   }
-  const write = async (batch: { line: number; posting: Posting }[]) => {
+  const write = async (batch: Normalized[]) => {
     try {
-      add(await loadBatch(sql, batch.map((b) => b.posting), seenAt, written))
+      add(await loadBatch(db, batch.map((b) => b.posting), seenAt, written))
     } catch {
       for (const { line, posting } of batch) {
         try {
-          add(await loadBatch(sql, [posting], seenAt, written))
+          add(await loadBatch(db, [posting], seenAt, written))
         } catch (e) {
-          reject(line, `database refused it: ${(e as Error).message}`)
+          const reason = `database refused it: ${(e as Error).message}`
+          reject(line, reason, { problems: [reason] })
         }
       }
     }
@@ -131,59 +190,31 @@ export async function ingest(sql: Sql, items: AsyncIterable<ReadItem> | Iterable
     await embed([...new Set(batch.map((b) => b.posting.md5_hash))])
     progress()
   }
-  const normalizeAndWrite = async (chunk: Chunk) => {
-    const results = await worker.normalize(chunk, seenAt, opts.board ?? null)
-    const batch: { line: number; posting: Posting }[] = []
-    for (const { line, result } of results) {
-      if ('reason' in result) reject(line, result.reason)
-      else {
-        boards.add(result.job_board)
-        batch.push({ line, posting: result })
-      }
-    }
-    return batch
-  }
-
   try {
-    // one chunk being normalized while the one before it is written
+    // each batch is written while the next is read and normalized
     let writing: Promise<void> = Promise.resolve()
-    let normalizing: Promise<{ line: number; posting: Posting }[]> | null = null
-    let chunk: Chunk = []
-    const flush = async () => {
-      const next = normalizeAndWrite(chunk)
-      chunk = []
-      if (normalizing) {
-        const batch = await normalizing
-        await writing
-        writing = write(batch)
-      }
-      normalizing = next
-    }
-    for await (const item of items) {
-      summary.read++
-      if ('error' in item) reject(item.line, item.error)
-      else chunk.push(item)
-      if (chunk.length >= batchSize) await flush()
-    }
-    if (chunk.length) await flush()
-    if (normalizing) {
-      const batch = await normalizing
+    const batches = normalizedBatches(items, worker, { now: seenAt, board: opts.board ?? null, batchSize, reject, onRead: () => summary.read++ })
+    for await (const batch of batches) {
+      for (const { posting } of batch) boards.add(posting.job_board)
+      opts.onNormalized?.(batch)
       await writing
-      writing = write(batch)
+      writing = opts.dryRun ? Promise.resolve(progress()) : write(batch)
     }
     await writing
   } finally {
     await worker.close()
   }
 
-  await markBoardsIngested(sql, [...boards], seenAt)
+  summary.seconds = (Date.now() - started) / 1000
+  if (opts.dryRun) return summary
+  await markBoardsIngested(db, [...boards], seenAt)
   if (summary.inserted + summary.updated > 0) {
     // compensation_value_score ranks a salary among the other live postings (docs/scores.md)
-    await refreshCompensationPercentiles(sql)
+    await refreshCompensationPercentiles(db)
     // search's total_count estimates follow the data only once the statistics do
-    await analyzeSearchTables(sql)
+    await analyzeSearchTables(db)
   }
   summary.seconds = (Date.now() - started) / 1000
-  await finishIngestRun(sql, runId, summary)
+  await finishIngestRun(db, runId!, summary)
   return summary
 }

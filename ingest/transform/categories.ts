@@ -62,7 +62,8 @@ function descriptionCounts(text: string): Map<string, number> {
  * e.g. title "Senior Software Engineer" -> ["Software Engineer Jobs"]; "Registered Nurse (RN)" ->
  * ["Healthcare Services Jobs"]; "QA Automation Engineer" -> ["Quality Assurance Jobs", "Engineering Jobs"];
  * "Ninja" with a description about cooking ("kitchen", "chef", "line cook") -> ["Culinary Jobs"];
- * nothing recognisable -> ["Other"]
+ * a title and description that say nothing, at a company in "Hospitals and Health Care" ->
+ * ["Healthcare Services Jobs"]; nothing recognisable -> ["Other"]
  *
  * An ambiguous title keyword means its other meaning's categories instead of its own when the rest
  * of the posting speaks for them: another title keyword ("Bank Staff Nurse", "Consultant
@@ -92,11 +93,16 @@ export function classify(title: string, text: string, given: string[], industrie
       // the description speaks only when no industry does: a benefits paragraph ("medical, dental
       // and health insurance") must not make a risk consultant a doctor at a firm in Corporate Services
       const described = (c: string) => industries.length === 0 && (counts!.get(c) ?? 0) >= MIN_DESCRIPTION_HITS && counts!.get(c)! > ownHits
-      const meant = other.filter((c) => clear.has(c) || named!.has(c) || described(c))
+      // the rest of the title speaks first, then the industry or the description
+      const fromRest = other.filter((c) => clear.has(c))
+      const meant = fromRest.length ? fromRest : other.filter((c) => named!.has(c) || described(c))
       for (const c of meant.length ? meant : own) fromTitle.add(c)
     } else for (const c of own) fromTitle.add(c)
   }
   if (fromTitle.size) return [...fromTitle].slice(0, 3)
   const best = [...(counts ?? descriptionCounts(text))].sort((a, b) => b[1] - a[1])[0]
-  return best && best[1] >= MIN_DESCRIPTION_HITS ? [best[0]] : [OTHER]
+  if (best && best[1] >= MIN_DESCRIPTION_HITS) return [best[0]]
+  // last, the industry: an NHS trust's "Team Leader" works in healthcare services
+  const industry = industries.flatMap((i) => matchTerms(i, t.matcher).flatMap((p) => t.byPhrase.get(p) ?? []))[0]
+  return [industry ?? OTHER]
 }

@@ -8,8 +8,14 @@ import { decodeEntities } from './decode-entities.ts'
 
 // German/Austrian/Swiss law asks for gender-neutral ads: (m/w/d), (w/m/d), (m/f/x), (all genders) ...
 const GENDER_RE = /\s*[([]\s*(?:[mwfdhx*]|div|diverse)(?:\s*[/|,]\s*(?:[mwfdhx*]|div|diverse)){1,3}\s*[)\]]|\s*\((?:all genders?|gn\*?|genderneutral|alle geschlechter)\)|\s+\b[mwf]\/[mwf]\/[dx]\b/gi
-// Urgency and hype: "- URGENT", "Urgently hiring:", "Immediate start", "!!!".
-const URGENT_RE = /\s*[-–—|:]?\s*\b(?:urgent(?:ly)?(?: hiring| requirement| need)?|immediate(?:ly)? (?:start|hire|hiring|joiner)|hiring (?:now|immediately)|apply (?:now|today)|asap)\b\s*[-–—|:]?/gi
+// Urgency and hype, only as a tag: "URGENT - Nurse", "Urgently hiring: Driver", "Nurse - URGENT!!!",
+// "(Urgent)". Inside the title the words are the job's own: "Urgent Care Practitioner",
+// "Urgent Treatment Centre Nurse".
+const URGENCY = String.raw`(?:urgent(?:ly)?(?:\s+(?:hiring|requirement|need(?:ed)?|vacancy|role))?|immediate(?:ly)?\s+(?:start|hire|hiring|joiner)s?|hiring\s+(?:now|immediately)|apply\s+(?:now|today)|asap)`
+const URGENT_RE = new RegExp(
+  String.raw`^\s*${URGENCY}\s*(?:[-–—|:!]+\s*|$)|\s*[-–—|:,]\s*${URGENCY}\s*!*\s*(?=[-–—|:(]|$)|\s*[([]\s*${URGENCY}\s*!*\s*[)\]]`,
+  'gi',
+)
 // A "new posting" tag, only in a tag's own punctuation: "NEW!", "(New)", "[NEW]", "*NEW*", and
 // "New:" at the start. The bare word is part of the title ("New Grad", "New York", "New Hall").
 const NEW_TAG_RE = /\s*[-–—|:]?\s*(?:\(\s*new\s*!*\s*\)|\[\s*new\s*!*\s*\]|\*+\s*new\s*!*\s*\*+|\bnew\s*!+)\s*[-–—|:]?|^\s*new\s*:\s*/gi
@@ -80,7 +86,8 @@ function isLocationSuffix(s: string): boolean {
   })
 }
 
-export type CleanTitle = { title: string; locationHint: string | null }
+/** `removed`: the decorations taken out (gender markers, urgency and new-posting tags), for the ingest report */
+export type CleanTitle = { title: string; locationHint: string | null; removed: string[] }
 
 /**
  * Cleans a raw title:
@@ -95,9 +102,10 @@ export type CleanTitle = { title: string; locationHint: string | null }
  */
 export function cleanTitle(raw: string): CleanTitle {
   const decoded = decodeEntities(raw).replace(/\s+/g, ' ').trim()
+  const removed: string[] = []
   let t = decoded
-  t = t.replace(GENDER_RE, ' ').replace(NEW_TAG_RE, ' ').replace(URGENT_RE, ' ').replace(BANG_RE, '')
-  t = t.replace(/\s+/g, ' ').trim()
+  for (const re of [GENDER_RE, NEW_TAG_RE, URGENT_RE]) t = t.replace(re, (m) => (removed.push(m.trim()), ' '))
+  t = t.replace(BANG_RE, '').replace(/\s+/g, ' ').trim()
   const hints: string[] = []
   for (let i = 0; i < 3; i++) {
     // Greedy prefix, so the last separator splits: "A - B - Remote" -> "A - B" + "Remote".
@@ -108,5 +116,5 @@ export function cleanTitle(raw: string): CleanTitle {
   }
   t = t.replace(/^[\s\-–—|:,]+|[\s\-–—|:,]+$/g, '').replace(/\s+/g, ' ')
   if (!t) t = decoded
-  return { title: fixAllCaps(t), locationHint: hints.length ? hints.join(', ') : null }
+  return { title: fixAllCaps(t), locationHint: hints.length ? hints.join(', ') : null, removed }
 }

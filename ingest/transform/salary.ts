@@ -88,7 +88,8 @@ export function detectCurrency(input: string): string | null {
  * "monthly" "/mo" "per month" -> monthly; "per day" "daily" -> daily; "weekly" -> weekly
  */
 export function detectPeriod(text: string): SalaryPeriod | null {
-  const t = unglue(text).toLowerCase()
+  // "12.1% annual leave" and "annual bonus" are not a yearly period
+  const t = unglue(text).toLowerCase().replace(NOT_A_PERIOD_RE, ' ')
   if (/\b(?:per|an|a|each|\/)\s*(?:hour|hr)\b|\/\s*h\b|\bhourly\b|\bp\/?h\b|\bph\b|\bhour\b|\bstunde\b|\bstd\b/.test(t) || /\/\s*(?:hour|hr)\b/.test(t)) return 'hourly'
   if (/\b(?:per|a|each)\s+day\b|\/\s*day\b|\bdaily\b|\bday rate\b|\bp\/?d\b|\bper diem\b|\bday\b/.test(t)) return 'daily'
   if (/\b(?:per|a|each)\s+week\b|\/\s*(?:week|wk)\b|\bweekly\b|\bweek\b/.test(t)) return 'weekly'
@@ -96,6 +97,8 @@ export function detectPeriod(text: string): SalaryPeriod | null {
   if (/\b(?:per|a|each)\s+(?:year|annum)\b|\/\s*(?:year|yr|y|annum)\b|\b(?:yearly|annual(?:ly)?|annum|p\.?a\.?)(?=\W|$)|\byear\b|\bjahr\b|\bbrutto\b/.test(t)) return 'yearly'
   return null
 }
+
+const NOT_A_PERIOD_RE = /\bannual(?:ly)?\s+(?:leave|holidays?|bonus(?:es)?|entitlement|increments?|reviews?|pay\s+(?:rise|review)s?)\b/g
 
 /** Period word from a salary_range object. e.g. "YEAR" "per annum" "Annual" -> yearly; "HOUR" -> hourly */
 export function mapPeriod(v: unknown): SalaryPeriod | null {
@@ -215,6 +218,8 @@ export function salaryFromText(text: string): Salary | null {
   let min: number | null = amounts[0].value
   let max: number | null = amounts.length > 1 ? amounts[1].value : amounts[0].value
   if (amounts.length > 1 && amounts[0].multiplier === 1 && amounts[1].multiplier > 1 && min < 1000 && max >= 1000) min *= amounts[1].multiplier
+  // "£25-31000": the first number is in thousands when, so read, it is a plausible bottom of the range
+  else if (amounts.length > 1 && amounts[1].multiplier === 1 && min < 1000 && max >= 10_000 && min * 1000 <= max && min * 4000 >= max) min *= 1000
   const before = t.slice(0, amounts[0].index).toLowerCase()
   if (amounts.length === 1) {
     if (/\b(?:up to|max(?:imum)?|to|under|below|<)\s*\W{0,3}\s*$/.test(before)) min = null

@@ -137,8 +137,11 @@ test('job type and level inferred from the title', (t) => {
 })
 
 test('every posting gets at least one valid category', (t) => {
-  const p = ok(normalizePosting(base({ job_title: 'Ninja', description: 'Great team.' }), { now }))
+  const p = ok(normalizePosting(base({ job_title: 'Ninja', description: 'Great team.', company: { name: 'Acme' } }), { now }))
   t.deepEqual(p.job_categories, ['Other'])
+  // a title and description that say nothing: the company's industry decides (an NHS trust's "Team Leader")
+  t.deepEqual(ok(normalizePosting(base({ job_title: 'Ninja', description: 'Great team.' }), { now })).job_categories, ['Finance Jobs'])
+  t.deepEqual(ok(normalizePosting(base({ job_title: 'Team Leader', description: '', industry: 'Healthcare', company: { name: 'Leeds Trust' } }), { now })).job_categories, ['Healthcare Services Jobs'])
   for (const title of ['Registered Nurse', 'Truck Driver', 'Line Cook', 'Paralegal', 'Cashier', 'Recruiter']) {
     const cats = ok(normalizePosting(base({ job_title: title }), { now })).job_categories
     t.true(cats.length > 0 && cats.every((c) => c === 'Other' || categories.includes(c)), title)

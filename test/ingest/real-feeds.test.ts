@@ -232,6 +232,15 @@ test('"Bank" (the NHS staff pool) and "Consultant" (a hospital doctor) are read 
   t.deepEqual(firm('Business Consultant'), ['Consulting Jobs'])
   t.deepEqual(firm('Bank Teller'), ['Banking Jobs'])
   t.deepEqual(firm('Lead Risk Consultant'), ['Risk and Compliance Jobs', 'Consulting Jobs'])
+  t.deepEqual(firm('Management Advisor'), ['Consulting Jobs'])
+  // an advisor at NHS 111 is a clinician, an HR advisor works in HR
+  t.deepEqual(categories({ job_title: '111 Clinical Advisor - Remote Working (Nurse/Paramedic)' }), ['Healthcare Services Jobs'])
+  t.deepEqual(categories({ job_title: 'Senior HR Advisor' }), ['Human Resources Jobs'])
+  t.deepEqual(categories({ job_title: 'Health Advisor' }), ['Healthcare Services Jobs'])
+  // NHS professions the keyword table names
+  for (const title of ['Band 6 Radiographer', 'Rotational Physiotherapist', 'Salaried GP', 'Operating Department Practitioners', 'RMN', 'Specialist Dietitian']) {
+    t.deepEqual(categories({ job_title: title }), ['Healthcare Services Jobs'], title)
+  }
   t.deepEqual(normalized(newgrad({ job_title: 'Senior Consultant', company: { name: 'Acme Advisory', industries: ['Corporate Services'] }, description: 'medical, dental and health insurance' })).job_categories, ['Consulting Jobs'])
 })
 

@@ -83,3 +83,11 @@ test('plausible pay per period: the documented bounds, in US dollars, and the sp
   t.false(plausiblePay(2500, 300000, 'XAF', 'monthly'), '… but its spread is')
   t.true(plausiblePay(null, 90000, 'USD', 'yearly'))
 })
+
+test('NHS salary text: "annual leave" is no period, and "£25-31000" is in thousands', (t) => {
+  t.like(salaryFromText('£16.45 Plus 12.1% Annual Leave (£18.44ph)'), { min: 16.45, period: 'hourly', annual_min: 34216 })
+  t.like(salaryFromText('£8.80 + 12.1% annual leave entitlement'), { min: 8.8, period: null, annual_min: null })
+  t.is(detectPeriod('£30,000 per annum plus annual bonus'), 'yearly')
+  t.like(salaryFromText('£25-31000 + up to £3k salary enhancements pa'), { min: 25000, max: 31000, period: 'yearly' })
+  t.like(salaryFromText('£10-£12 per hour'), { min: 10, max: 12, period: 'hourly' })
+})
