@@ -30,14 +30,25 @@ import { IngestReport } from './report.ts'
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' },
+    format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' }, workers: { type: 'string' },
     errors: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'boolean' },
   },
 })
 const dryRun = values['dry-run'] ?? false
+
+/** An integer option within bounds, or the usage error. */
+function count(name: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  if (Number.isInteger(n) && n >= 1 && n <= max) return n
+  console.error(`ingest: --${name} must be a whole number from 1 to ${max}, got ${JSON.stringify(value)}`)
+  process.exit(2)
+}
+const batchSize = count('batch', values.batch, 10_000)
+const normalizeWorkers = count('workers', values.workers, 16)
 const file = positionals[0]
 if (!file) {
-  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--errors FILE] [--dry-run] [--report]')
+  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--workers N] [--errors FILE] [--dry-run] [--report]')
   console.error('formats (recognized from the file when --format is not given):')
   for (const a of [...ADAPTERS, companyProfiles]) console.error(`  ${a.name.padEnd(16)} ${a.summary}`)
   process.exit(2)
@@ -97,7 +108,8 @@ try {
   const summary = await ingest(db?.sql ?? null, feed.items, {
     source: file,
     dryRun,
-    batchSize: values.batch ? Number(values.batch) : undefined,
+    batchSize,
+    normalizeWorkers,
     embedder,
     embedBatch: config.embedding.batch,
     onRejected: (line, reason, { problems, record, text }) => {

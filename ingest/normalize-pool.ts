@@ -1,6 +1,7 @@
 /**
- * A worker thread that normalizes chunks of postings, so normalizing overlaps with
- * writing even when Postgres is the embedded one on the main thread.
+ * Worker threads that normalize chunks of postings, so normalizing overlaps with writing
+ * even when Postgres is the embedded one on the main thread. NormalizePool hands chunks
+ * to its workers in turn.
  */
 import { Worker } from 'node:worker_threads'
 import type { WorkerRequest, WorkerResponse } from './normalize-worker.ts'
@@ -42,5 +43,23 @@ export class NormalizeWorker {
   async close() {
     this.worker.removeAllListeners('exit')
     await this.worker.terminate()
+  }
+}
+
+export class NormalizePool {
+  private workers: NormalizeWorker[]
+  private turn = 0
+
+  constructor(readonly size = 1) {
+    this.workers = Array.from({ length: Math.max(1, size) }, () => new NormalizeWorker())
+  }
+
+  normalize(items: WorkerRequest['items'], now: Date, board: string | null = null) {
+    const worker = this.workers[this.turn++ % this.workers.length]
+    return worker.normalize(items, now, board)
+  }
+
+  async close() {
+    await Promise.all(this.workers.map((w) => w.close()))
   }
 }

@@ -19,7 +19,8 @@ import { analyzeSearchTables } from '../sql/search.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
 import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
 import { loadBatch, type BatchCounts } from './load.ts'
-import { NormalizeWorker } from './normalize-pool.ts'
+import { NormalizePool } from './normalize-pool.ts'
+import type { WorkerResult } from './normalize-worker.ts'
 import type { ReadItem } from './read.ts'
 import type { Posting, RawPosting } from './types.ts'
 
@@ -51,6 +52,8 @@ export type IngestOptions = {
    */
   board?: string | null
   batchSize?: number
+  /** worker threads normalizing (1) */
+  normalizeWorkers?: number
   now?: Date
   /** makes the vectors; without one, postings land with none */
   embedder?: Embedder | null
@@ -83,39 +86,42 @@ export function reasonGroup(reason: string): string {
 }
 
 /**
- * The read items as batches of normalized postings; rejected rows go to `reject`. One chunk is
- * normalized by the worker while the caller works on the batch before it.
+ * The read items as batches of normalized postings, in order; rejected rows go to `reject`.
+ * Each worker normalizes a chunk while the caller works on the batch before them.
  */
 async function* normalizedBatches(
   items: AsyncIterable<ReadItem> | Iterable<ReadItem>,
-  worker: NormalizeWorker,
+  workers: NormalizePool,
   opts: { now: Date; board: string | null; batchSize: number; onRead: () => void; reject: (line: number, reason: string, detail: RejectedDetail) => void },
 ): AsyncGenerator<Normalized[]> {
-  const normalize = async (chunk: Chunk) => {
+  // results are taken in the order of the chunks, so rejected rows are reported in line order
+  const take = async (results: Promise<WorkerResult[]>) => {
     const batch: Normalized[] = []
-    for (const { line, result, record, text } of await worker.normalize(chunk, opts.now, opts.board)) {
+    for (const { line, result, record, text } of await results) {
       if ('reason' in result) opts.reject(line, result.reason, { problems: result.problems ?? [result.reason], record, text })
       else batch.push({ line, posting: result })
     }
     return batch
   }
-  let pending: Promise<Normalized[]> | null = null
+  const pending: Promise<WorkerResult[]>[] = []
+  const send = (chunk: Chunk) => {
+    const results = workers.normalize(chunk, opts.now, opts.board)
+    results.catch(() => {}) // awaited in take; a caller that stops early must not leave it unhandled
+    pending.push(results)
+  }
   let chunk: Chunk = []
   for await (const item of items) {
     opts.onRead()
     if ('error' in item) opts.reject(item.line, item.error, { problems: [item.error] })
     else chunk.push(item)
     if (chunk.length >= opts.batchSize) {
-      const next = normalize(chunk)
-      next.catch(() => {}) // awaited below; a caller that stops early must not leave it unhandled
+      send(chunk)
       chunk = []
-      if (pending) yield await pending
-      pending = next
+      if (pending.length > workers.size) yield await take(pending.shift()!)
     }
   }
-  const last = chunk.length ? normalize(chunk) : null
-  if (pending) yield await pending
-  if (last) yield await last
+  if (chunk.length) send(chunk)
+  while (pending.length) yield await take(pending.shift()!)
 }
 
 export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | Iterable<ReadItem>, opts: IngestOptions): Promise<Summary> {
@@ -133,7 +139,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   if (!sql && !opts.dryRun) throw new Error('ingest: a database is needed unless dryRun')
   const db = sql as Sql
   const runId = opts.dryRun ? null : await insertIngestRun(db, opts.source, seenAt)
-  const worker = new NormalizeWorker()
+  const workers = new NormalizePool(opts.normalizeWorkers ?? 1)
 
   const reject = (line: number, reason: string, detail: RejectedDetail) => {
     summary.rejected++
@@ -193,7 +199,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   try {
     // each batch is written while the next is read and normalized
     let writing: Promise<void> = Promise.resolve()
-    const batches = normalizedBatches(items, worker, { now: seenAt, board: opts.board ?? null, batchSize, reject, onRead: () => summary.read++ })
+    const batches = normalizedBatches(items, workers, { now: seenAt, board: opts.board ?? null, batchSize, reject, onRead: () => summary.read++ })
     for await (const batch of batches) {
       for (const { posting } of batch) boards.add(posting.job_board)
       opts.onNormalized?.(batch)
@@ -202,7 +208,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     }
     await writing
   } finally {
-    await worker.close()
+    await workers.close()
   }
 
   summary.seconds = (Date.now() - started) / 1000

@@ -30,6 +30,8 @@ const ACRONYMS = new Map(
     'R&D', 'PR', 'ICU', 'ER', 'OR', 'NLP', 'LLM', 'ETL', 'GIS', 'PLC', 'CAD', 'PMP', 'SOC', 'NOC', 'AR', 'AP', 'GL', 'FP&A', 'EHS', 'HSE', 'OTR', 'LTL', 'K-12', 'DBA',
     'AVP', 'GM', 'IC', 'SME', 'TV', 'CSR', 'BDR', 'SDR', 'AE', 'CS', 'PMM', 'MRI', 'CT', 'EMT', 'LVN', 'NP', 'PA-C', 'DPT', 'OT', 'PT', 'SLP', 'RF', 'FPGA', 'ASIC',
     'C++', 'C#', 'Node.js', 'React.js', 'iPhone', 'eCommerce', 'YouTube', 'LinkedIn', 'PhD',
+    // the NHS's: services, roles and teams
+    'NHS', 'CAMHS', 'IAPT', 'HCA', 'A&E', 'AHP', 'ACP', 'ANP', 'ODP', 'MSK', 'ITU', 'SALT', 'EPRR', 'CQC', 'MDT', 'GP', 'GPs', 'PCN', 'ICT', 'AfC',
   ].map((w) => [w.toUpperCase(), w]),
 )
 const MINOR = new Set(['a', 'an', 'and', 'as', 'at', 'but', 'by', 'for', 'in', 'of', 'on', 'or', 'the', 'to', 'with', 'via', 'per', 'de'])

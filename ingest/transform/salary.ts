@@ -160,6 +160,9 @@ const NOT_MONEY_RE = new RegExp(
     String.raw`|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`,
   'gi',
 )
+// - NHS consultants' programmed activities: "10 PA", "(10 PAs)", "7.5 programmed activities"
+//   (capital PA after a small number without a currency; "£30,000pa" stays per annum).
+const SESSIONS_RE = /(?<![£$€\d.,]\s?)\b\d{1,2}(?:\.\d{1,2})?\s*(?:PAs?\b|[Pp]rogrammed [Aa]ctivit(?:y|ies)\b|[Ss]essions?\b)/g
 const currencyWord = (w: string) => CURRENCY_CODES.has(w.toUpperCase()) || /^(?:rs|rmb|zł|kč|fr)$/i.test(w)
 // Letters glued to an amount's right must be a unit ("£30,000pa", "£110ph") or a currency
 // ("5000EUR"); k and m are read with the amount. "8a" or "2nd" are not money.
@@ -170,12 +173,13 @@ const EXTRA_AFTER_RE = /^\s*(?:[\p{L}-]+\s+){0,2}?(?:bonus|allowance|relocation|
 const EXTRA_BEFORE_RE = /(?:\bplus|\+|\bbonus(?: of)?|\ballowance(?: of)?|\badditional|\bextra|\bgolden hello(?: of)?)\s*(?:an?\s+)?\W{0,3}\s*$/i
 
 /**
- * The amounts in salary text, in order, leaving out what is not pay: bands and postcodes
- * (NOT_MONEY_RE), numbers glued to letters that are neither a currency nor a unit ("RG24",
+ * The amounts in salary text, in order, leaving out what is not pay: bands, postcodes and
+ * programmed activities (NOT_MONEY_RE, SESSIONS_RE), numbers glued to letters that are neither a currency nor a unit ("RG24",
  * "B5 Nurse", "8a"), and bonuses or allowances.
  */
 function readAmounts(input: string): Amount[] {
-  const text = input.replace(NOT_MONEY_RE, (m) => ' '.repeat(m.length))
+  const blank = (m: string) => ' '.repeat(m.length)
+  const text = input.replace(NOT_MONEY_RE, blank).replace(SESSIONS_RE, blank)
   const out: Amount[] = []
   for (const m of text.matchAll(AMOUNT_RE)) {
     const index = m.index!

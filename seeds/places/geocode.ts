@@ -234,6 +234,8 @@ function stripNoise(s: string): string {
     .replace(/^\s*(?:in|from|within|based in|located in|near)\s+/i, '')
     .replace(/\s+(?:only|area|metro(?:politan)?(?: area)?|region)\s*$/i, '')
     .replace(/^\s*greater\s+/i, '')
+    // words of a job ad's location column that name no place: "Full-time, US"
+    .replace(/\b(?:full|part)[- ]?time\b|\b(?:permanent|temporary|fixed[- ]term|internship|multiple locations|various locations|nationwide)\b/gi, ' ')
 }
 
 /**

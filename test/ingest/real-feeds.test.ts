@@ -64,6 +64,11 @@ test('titles keep "New" when it is part of the title, a place or a name', (t) =>
   t.like(ny.locations[0], { city: 'New York City', country: 'United States' })
 })
 
+test('ALL CAPS NHS titles keep the NHS acronyms', (t) => {
+  t.is(normalized(nhs({ job_title: 'BAND 5 RMN - CAMHS INPATIENT UNIT' })).job_title, 'Band 5 RMN - CAMHS Inpatient Unit')
+  t.is(normalized(nhs({ job_title: 'HCA - A&E NIGHTS' })).job_title, 'HCA - A&E Nights')
+})
+
 test('only a tag in its own punctuation is a "new posting" marker', (t) => {
   const title = (s: string) => cleanTitle(s).title
   t.is(title('NEW! Warehouse Operative'), 'Warehouse Operative')
@@ -119,6 +124,9 @@ test('a pay band is not a salary, and the bands beside an amount are left out', 
   t.is(normalized(nhs({ salary: 'RG24 9RH' })).salary, null)
   t.is(normalized(nhs({ salary: 'competitive salary plus benefit&#39;s' })).salary, null, 'an entity is not an amount')
   t.like(normalized(nhs({ salary: 'B5 Nurse £24,907 per annum' })).salary, { min: 24907, max: 24907 })
+  // a consultant's programmed activities are sessions, not pay; "£30,000pa" stays per annum
+  t.is(normalized(nhs({ salary: '10 PA' })).salary, null)
+  t.like(normalized(nhs({ salary: '£79,860 to £107,668 per annum pro rata (10 PAs)' })).salary, { min: 79860, max: 107668, period: 'yearly' })
 })
 
 test('one pay stated two ways is not a range, and its period is the one stated with it', (t) => {
@@ -172,6 +180,12 @@ test('location text that is not a place stays in location_raw only', (t) => {
   t.like(normalized(nhs({ location_raw: 'Moseley Hall Hospital, Birmingham' })).locations[0], { city: 'Birmingham', country: 'United Kingdom' })
   t.like(normalized(nhs({ location_raw: 'ARLESEY, SG15 6SN' })).locations[0], { city: 'Arlesey', country: 'United Kingdom' })
   for (const p of [normalized(newgrad({ locations: ['Multiple Locations', 'Austin, TX'] }))]) t.true(p.locations.every((l) => l.country !== null))
+  // a job-type word before a country names no town in it
+  t.deepEqual(normalized(newgrad({ locations: ['Full-time, US'] })).locations, [{ city: null, region: null, country: 'United States', lat: null, lng: null }])
+  // the short names UK postings use: Hull is Kingston upon Hull (not Hull, Massachusetts), the Wirral's town Birkenhead
+  t.like(normalized(nhs({ location_raw: 'Hull, HU3 2JZ' })).locations[0], { city: 'Kingston upon Hull', country: 'United Kingdom' })
+  t.like(normalized(nhs({ location_raw: 'Wirral' })).locations[0], { city: 'Birkenhead', country: 'United Kingdom' })
+  t.like(normalized(newgrad({ locations: ['Hull, MA'] })).locations[0], { city: 'Hull', region: 'Massachusetts' })
 })
 
 // --- 5. NHS sites: the town at the coordinates, and In-Person ------------------------------
