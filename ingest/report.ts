@@ -3,6 +3,7 @@
  * engineer to read before a load. Per field, how many postings have a value; then the values
  * worth a look, each counted with a few examples (line numbers are the input's):
  * - a salary out of bounds for its period: kept as stated, left out of salary filters and sorts
+ * - a salary of a few whole units that is not hourly or daily: a pay band or grade read as pay?
  * - a salary without a period: kept as stated, never annualized
  * - a location without a country, and location text that resolves to no place (kept in location_raw)
  * - a title that lost words in cleaning, other than the decorations the cleaner removes on purpose
@@ -11,6 +12,7 @@
  * - a posting no category fits ("Other")
  */
 import { cleanTitle } from './transform/clean-title.ts'
+import { decodeEntities } from './transform/decode-entities.ts'
 import { OTHER } from './transform/categories.ts'
 import type { Normalized } from './pipeline.ts'
 import type { Posting } from './types.ts'
@@ -65,13 +67,18 @@ function salaryText(s: NonNullable<Posting['salary']>) {
 function lostWords(p: Posting): string[] {
   const { locationHint, removed } = cleanTitle(p.job_title_raw)
   const kept = new Set([...words(p.job_title), ...words(locationHint), ...removed.flatMap(words)])
-  return [...new Set(words(p.job_title_raw))].filter((w) => !kept.has(w) && !ENTITY_RE.test(`&${w};`))
+  return [...new Set(words(decodeEntities(p.job_title_raw)))].filter((w) => !kept.has(w))
 }
 
 /** Each check: what it looks for, and for a posting, the example to show when it finds it (null when not). */
 const CHECKS: [string, (p: Posting) => string | null][] = [
   ['salary out of bounds for its period (kept as stated, not annualized)', (p) =>
     p.salary?.period && p.salary.annual_min === null && p.salary.annual_max === null ? salaryText(p.salary) : null],
+  ['salary of a few whole units, not hourly or daily (a pay band or grade read as pay?)', (p) => {
+    const s = p.salary
+    const small = (n: number | null) => n === null || (Number.isInteger(n) && n <= 12)
+    return s && small(s.min) && small(s.max) && s.period !== 'hourly' && s.period !== 'daily' ? salaryText(s) : null
+  }],
   ['salary without a period (kept as stated, not annualized)', (p) => (p.salary && !p.salary.period ? salaryText(p.salary) : null)],
   ['location without a country', (p) => {
     const l = p.locations.find((x) => !x.country)

@@ -90,7 +90,7 @@ export function detectCurrency(input: string): string | null {
 export function detectPeriod(text: string): SalaryPeriod | null {
   // "12.1% annual leave" and "annual bonus" are not a yearly period
   const t = unglue(text).toLowerCase().replace(NOT_A_PERIOD_RE, ' ')
-  if (/\b(?:per|an|a|each|\/)\s*(?:hour|hr)\b|\/\s*h\b|\bhourly\b|\bp\/?h\b|\bph\b|\bhour\b|\bstunde\b|\bstd\b/.test(t) || /\/\s*(?:hour|hr)\b/.test(t)) return 'hourly'
+  if (/\b(?:per|an|a|each|\/)\s*(?:hour|hr)\b|\/\s*h\b|\bhourly\b|\bp\/?h\b|\bph\b|\bphr\b|\bhour\b|\bstunde\b|\bstd\b/.test(t) || /\/\s*(?:hour|hr)\b/.test(t)) return 'hourly'
   if (/\b(?:per|a|each)\s+day\b|\/\s*day\b|\bdaily\b|\bday rate\b|\bp\/?d\b|\bper diem\b|\bday\b/.test(t)) return 'daily'
   if (/\b(?:per|a|each)\s+week\b|\/\s*(?:week|wk)\b|\bweekly\b|\bweek\b/.test(t)) return 'weekly'
   if (/\b(?:per|a|each)\s+month\b|\/\s*(?:month|mo|mth)\b|\bmonthly\b|\bpcm\b|\bp\.?m\.?(?=\s|$)|\bmonth\b|\bmonat\b/.test(t)) return 'monthly'
@@ -157,12 +157,14 @@ type Amount = { value: number; multiplier: number; index: number; end: number }
 const NOT_MONEY_RE = new RegExp(
   String.raw`\b(?:agenda for change\s+|afc\s+|nhs\s+)?(?:pay\s+)?(?:band|grade|level|step|tier|spine point|pay point)(?:\s+equivalent)?\s*[:#]?\s*\d{1,2}[a-d]?(?![.,]?\d)` +
     String.raw`(?:\s*(?:-|–|\/|to|or|and|&)\s*(?:band\s*)?\d{1,2}[a-d]?(?![.,]?\d))*` +
-    String.raw`|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b`,
+    String.raw`|\b[A-Z]{1,2}\d[A-Z\d]?\s*\d[A-Z]{2}\b` +
+    // a university's or civil service's pay range: "Range 2 £17,222"; not "range 30-40k"
+    String.raw`|\b(?:pay\s+)?range\s+\d{1,2}[a-d]?\b(?!\s*(?:-|–|to)\s*\d)(?![.,]?\d)`,
   'gi',
 )
-// - NHS consultants' programmed activities: "10 PA", "(10 PAs)", "7.5 programmed activities"
+// - NHS consultants' programmed activities: "10 PA", "(10 PAs)", "1 additional PA", "7.5 programmed activities"
 //   (capital PA after a small number without a currency; "£30,000pa" stays per annum).
-const SESSIONS_RE = /(?<![£$€\d.,]\s?)\b\d{1,2}(?:\.\d{1,2})?\s*(?:PAs?\b|[Pp]rogrammed [Aa]ctivit(?:y|ies)\b|[Ss]essions?\b)/g
+const SESSIONS_RE = /(?<![£$€\d.,]\s?)\b\d{1,2}(?:\.\d{1,2})?\s*(?:(?:additional|extra)\s+)?(?:PAs?\b|[Pp]rogrammed [Aa]ctivit(?:y|ies)\b|[Ss]essions?\b)/g
 const currencyWord = (w: string) => CURRENCY_CODES.has(w.toUpperCase()) || /^(?:rs|rmb|zł|kč|fr)$/i.test(w)
 // Letters glued to an amount's right must be a unit ("£30,000pa", "£110ph") or a currency
 // ("5000EUR"); k and m are read with the amount. "8a" or "2nd" are not money.
@@ -177,7 +179,7 @@ const EXTRA_BEFORE_RE = /(?:\bplus|\+|\bbonus(?: of)?|\ballowance(?: of)?|\baddi
  * programmed activities (NOT_MONEY_RE, SESSIONS_RE), numbers glued to letters that are neither a currency nor a unit ("RG24",
  * "B5 Nurse", "8a"), and bonuses or allowances.
  */
-function readAmounts(input: string): Amount[] {
+function readAmounts(input: string, extras: Amount[] = []): Amount[] {
   const blank = (m: string) => ' '.repeat(m.length)
   const text = input.replace(NOT_MONEY_RE, blank).replace(SESSIONS_RE, blank)
   const out: Amount[] = []
@@ -189,10 +191,10 @@ function readAmounts(input: string): Amount[] {
     const right = /^\p{L}+/u.exec(text.slice(end, end + 8))
     if (right && !GLUED_UNIT_RE.test(right[0]) && !currencyWord(right[0])) continue
     const after = text.slice(end, end + 40)
-    if (EXTRA_AFTER_RE.test(after) || EXTRA_BEFORE_RE.test(text.slice(Math.max(0, index - 30), index))) continue
     let n = Number(m[1].replace(/[,.\u00a0 ]/g, '') + (m[2] ? `.${m[2]}` : ''))
     const multiplier = m[3] ? MULTIPLIER[m[3][0].toLowerCase()] : 1
-    out.push({ value: n * multiplier, multiplier, index, end })
+    const extra = EXTRA_AFTER_RE.test(after) || EXTRA_BEFORE_RE.test(text.slice(Math.max(0, index - 30), index))
+    ;(extra ? extras : out).push({ value: n * multiplier, multiplier, index, end })
   }
   return out
 }
@@ -212,9 +214,14 @@ function readAmounts(input: string): Amount[] {
  * the period is the one stated after them: "£16.40 per hour (£32,920 per annum)" -> 16.40 hourly.
  */
 export function salaryFromText(text: string): Salary | null {
-  const t = text.trim()
+  // "£42, 000": a thousands separator with a space after it
+  const t = text.trim().replace(/(\d),\s(\d{3})(?!\d)/g, '$1,$2')
   if (!t || !/\d/.test(t)) return null
-  const all = readAmounts(t).filter((a) => a.value > 0)
+  const extras: Amount[] = []
+  const read = readAmounts(t, extras).filter((a) => a.value > 0)
+  // numbers before the first amount with a currency sign label it: "Clinical 5: £46,284 - £51,055"
+  const firstPriced = read.findIndex((a) => PRICED_RE.test(t.slice(Math.max(0, a.index - 3), a.index)))
+  const all = firstPriced > 0 ? read.slice(firstPriced) : read
   if (!all.length) return null
   // the second amount is the top of a range only when a range joins them ("£24,907 - £30,615",
   // "$50k to $60k"): "£16.40 per hour (£32,920 per annum)" states one pay two ways
@@ -229,14 +236,24 @@ export function salaryFromText(text: string): Salary | null {
     if (/\b(?:up to|max(?:imum)?|to|under|below|<)\s*\W{0,3}\s*$/.test(before)) min = null
     else if (/\b(?:from|min(?:imum)?|starting(?: at)?|at least|>)\s*\W{0,3}\s*$/.test(before) || /^\s*\+/.test(t.slice(amounts[0].end))) max = null
   }
-  // the period stated after the amounts, before any other amount; else anywhere in the text
+  // the period stated after the amounts, before any other number; else anywhere in the text but
+  // right after a bonus or an amount of another size ("£16.71 … plus LA of £4,000 PA": the
+  // allowance is yearly, the pay not; "£16.45 plus 12.1% (£18.44ph)" states the pay again)
   const last = amounts[amounts.length - 1]
-  const next = all.find((a) => a.index > last.index)
-  const period = detectPeriod(t.slice(last.end, next ? next.index : undefined)) ?? detectPeriod(t)
+  const others = [...extras, ...all.filter((a) => !amounts.includes(a))].sort((a, b) => a.index - b.index)
+  const next = others.find((a) => a.index > last.index)
+  const otherSize = (o: Amount) => extras.includes(o) || o.value > 10 * last.value || o.value * 10 < last.value
+  const elsewhere = others.filter(otherSize).reduce((s, o) => s.slice(0, o.index) + ' '.repeat(Math.min(s.length, o.end + OTHER_PERIOD_CHARS) - o.index) + s.slice(o.end + OTHER_PERIOD_CHARS), t)
+  const period = detectPeriod(t.slice(last.end, next ? next.index : undefined)) ?? detectPeriod(elsewhere)
   return withAnnual(min, max, detectCurrency(t), period)
 }
 
+const PRICED_RE = /[$£€¥₹₩₪₱₦₺₴₫฿]\s*$/
+// How far after another amount its own period may be stated ("£4,000 PA", "£2,000 per annum")
+const OTHER_PERIOD_CHARS = 16
 // What may stand between a range's two amounts: a dash, "to", "and" or a slash, and a currency.
-const RANGE_GAP_RE = /^\s*(?:[-–—~/]|to|and)?\s*(?:[A-Z]{1,3}\$|[$£€¥₹₩₪₱₦₺₴₫฿]|[A-Z]{3})?\s*$/i
+// Case-sensitive, so that "for" in "£155.63 per week for 12 months" is no currency code.
+// A code may also follow the first amount ("50,000 EUR - 60,000 EUR").
+const RANGE_GAP_RE = /^\s*(?:[A-Z]{3}\s*)?(?:[-–—~/]|[Tt][Oo]|[Aa][Nn][Dd])?\s*(?:[A-Z]{1,3}\$|[$£€¥₹₩₪₱₦₺₴₫฿]|[A-Z]{3})?\s*$/
 // Period words, which may follow each amount of a range ("£25,000 pa - £30,000 pa").
 const PERIOD_WORDS_RE = /\b(?:per|a|an)\s+(?:annum|year|hour|day|week|month)\b|\bp\.?a\.?(?=\W|$)|\b(?:ph|pw|pd|pcm|yearly|annually|hourly|daily|weekly|monthly)\b|\/\s*(?:yr|year|hr|hour|h|day|wk|week|mo|month)\b/gi

@@ -42,25 +42,27 @@ test('the report counts filled fields and finds the values worth a look, with ex
     { job_title: 'Operations Analyst - New York', locations: [{ city: 'Atlantis' }] },
     { job_title: 'Forklift Operator (m/f/d) - URGENT | Berlin' },
     { job_title: 'Ninja', company: { name: 'Acme' }, description: 'Great team.' },
+    { job_title: 'Senior Manager &amp;#8211; Solutions Architect', salary_range: { min: 5, max: 5, currency: 'GBP' } },
   ]
   report.add(rows.map((raw, i) => ({ line: i + 1, posting: posting(raw) })))
   const { postings, filled, found } = report.counts
-  t.is(postings, 5)
-  t.is(filled.job_title, 5)
-  t.is(filled.salary, 2)
+  t.is(postings, 6)
+  t.is(filled.job_title, 6)
+  t.is(filled.salary, 3)
   t.is(filled['salary (annualized)'], 0)
   t.like(found['salary out of bounds for its period (kept as stated, not annualized)'], { count: 1, examples: ['line 1: GBP 31365–37890000 yearly'] })
-  t.like(found['salary without a period (kept as stated, not annualized)'], { count: 1, examples: ['line 2: GBP 13.54–27.85'] })
+  t.like(found['salary without a period (kept as stated, not annualized)'], { count: 2, examples: ['line 2: GBP 13.54–27.85', 'line 6: GBP 5'] })
+  t.like(found['salary of a few whole units, not hourly or daily (a pay band or grade read as pay?)'], { count: 1, examples: ['line 6: GBP 5'] })
   t.like(found['location text that is not a place (kept in location_raw only)'], { count: 1, examples: ['line 2: "Full-time"'] })
   // a place the gazetteer does not know is not stored as one
   t.is(found['location without a country'].count, 0)
   t.is(filled.locations, 3)
-  // decorations and a trailing place are no lost words; "New" is never dropped
+  // decorations, a trailing place and a decoded entity are no lost words; "New" is never dropped
   t.is(found['title that lost words in cleaning'].count, 0)
   t.is(found['HTML entity left in a title, company name or location'].count, 0)
   t.like(found['no category fits (Other)'], { count: 1, examples: ['line 5: "Ninja"'] })
   const text = report.format()
-  t.regex(text, /^report: 5 postings normalized/)
-  t.regex(text, /^salary\s+40\.0 %\s+2$/m)
+  t.regex(text, /^report: 6 postings normalized/)
+  t.regex(text, /^salary\s+50\.0 %\s+3$/m)
   t.regex(text, /^\s+1 {2}no category fits \(Other\)\n\s+line 5: "Ninja"$/m)
 })
