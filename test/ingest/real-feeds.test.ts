@@ -262,7 +262,7 @@ test('"Bank" (the NHS staff pool) and "Consultant" (a hospital doctor) are read 
   t.deepEqual(categories({ job_title: 'Senior HR Advisor' }), ['Human Resources Jobs'])
   t.deepEqual(categories({ job_title: 'Health Advisor' }), ['Healthcare Services Jobs'])
   // NHS professions the keyword table names
-  for (const title of ['Band 6 Radiographer', 'Rotational Physiotherapist', 'Salaried GP', 'Operating Department Practitioners', 'RMN', 'Specialist Dietitian']) {
+  for (const title of ['Band 6 Radiographer', 'Rotational Physiotherapist', 'Salaried GP', 'Operating Department Practitioners', 'RMN', 'Specialist Dietitian', 'Senior Pharmacy Technician']) {
     t.deepEqual(categories({ job_title: title }), ['Healthcare Services Jobs'], title)
   }
   t.deepEqual(normalized(newgrad({ job_title: 'Senior Consultant', company: { name: 'Acme Advisory', industries: ['Corporate Services'] }, description: 'medical, dental and health insurance' })).job_categories, ['Consulting Jobs'])
