@@ -22,6 +22,7 @@ import { cleanupFiles } from '../../jobs/files-cleanup.ts'
 import { createFileStore, type S3Config } from '../../jobs/files/store.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { download as fetchDownload, waitForTask, type Task } from '../helpers/tasks.ts'
 import { rawPosting } from '../helpers/factories.ts'
 
 type Ctx = { app: TestApp; dir: string; config: Pick<Config, 'dataDir' | 'downloadsDir' | 'files'>; s3: S3Config; endpoint: string; client: S3Client; stopS3: () => Promise<void> }
@@ -74,24 +75,8 @@ test.after.always(async (t) => {
   if (t.context?.dir) await rm(t.context.dir, { recursive: true, force: true })
 })
 
-type Task = { id: string; state: string; result: Record<string, any> | null; error: string | null }
 
-async function waitForTask(app: TestApp, id: string, timeoutMs = 60_000): Promise<Task> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const task = (await (await app.get(`/v2/tasks/${id}`)).json()) as Task
-    if (task.state === 'finished' || task.state === 'failed') return task
-    if (Date.now() > until) throw new Error(`task ${id} still ${task.state} after ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
-/** The result's link, served by this app (download_url is under PUBLIC_URL, which names no test port); redirects are not followed. */
-function download(app: TestApp, url: string) {
-  const u = new URL(url)
-  if (u.origin !== loadConfig().publicUrl) throw new Error(`download_url ${url} is not under PUBLIC_URL`)
-  return fetch(app.base + u.pathname, { redirect: 'manual' })
-}
 
 /** Every object key in the bucket under the prefix, with its size. */
 async function listObjects({ client, s3 }: Ctx) {
@@ -217,3 +202,8 @@ test.serial('csv: the presigned download parses as CSV with the search\'s jobs; 
   t.is(missing.status, 404)
   t.deepEqual(await missing.json(), { detail: 'Download not found' })
 })
+
+/** Downloads without following redirects, to see the 302 to S3. */
+function download(app: TestApp, url: string) {
+  return fetchDownload(app, url, { redirect: 'manual' })
+}

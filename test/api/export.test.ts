@@ -15,6 +15,7 @@ import { SMTPServer } from 'smtp-server'
 import { ingest } from '../../ingest/pipeline.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { download, waitForTask, type Task } from '../helpers/tasks.ts'
 import { createAccountWithKey, rawPosting } from '../helpers/factories.ts'
 import { seedCompany, usage } from '../billing/fixtures.ts'
 
@@ -77,24 +78,8 @@ test.after.always(async (t) => {
   await rm(t.context.dir, { recursive: true, force: true })
 })
 
-type Task = { id: string; state: string; progress: number; result: Record<string, any> | null; error: string | null; input: Record<string, any>; notify: boolean; type: string }
 
-async function waitForTask(app: TestApp, id: string, key = app.key, timeoutMs = 60_000): Promise<Task> {
-  const until = Date.now() + timeoutMs
-  for (;;) {
-    const task = (await (await app.get(`/v2/tasks/${id}`, { 'x-api-key': key })).json()) as Task
-    if (task.state === 'finished' || task.state === 'failed') return task
-    if (Date.now() > until) throw new Error(`task ${id} still ${task.state} after ${timeoutMs} ms`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
-/** The result's link, served by this app (download_url is under PUBLIC_URL, which names no test port). */
-function download(app: TestApp, url: string) {
-  const u = new URL(url)
-  if (u.origin !== loadConfig().publicUrl) throw new Error(`download_url ${url} is not under PUBLIC_URL`)
-  return fetch(app.base + u.pathname)
-}
 
 /** Settled usage: the app's search charges are flushed first (export charges are written at once). */
 const usedUnits = async (app: TestApp, accountId = app.accountId) => {
