@@ -32,8 +32,17 @@ function table(): Table {
     }
   }
   const otherMeaning = new Map(Object.entries(keywords.ambiguous as Record<string, { also: string[] }>).map(([p, a]) => [p, a.also]))
-  compiled = { matcher: compileTerms([...byPhrase.keys()].map((p) => ({ name: p }))), byPhrase, otherMeaning }
+  // a phrase also matches in the plural, as boards list openings ("Software Engineers", "Product Managers")
+  const terms = [...byPhrase.keys()].map((p) => ({ name: p, aliases: byPhrase.has(plural(p)) ? [] : [plural(p)] }))
+  compiled = { matcher: compileTerms(terms), byPhrase, otherMeaning }
   return compiled
+}
+
+/** The phrase with its last word in the plural. e.g. "software engineer" -> "software engineers", "secretary" -> "secretaries", "coach" -> "coaches" */
+function plural(phrase: string): string {
+  if (/[^aeiou]y$/.test(phrase)) return `${phrase.slice(0, -1)}ies`
+  if (/(?:s|x|z|ch|sh)$/.test(phrase)) return `${phrase}es`
+  return `${phrase}s`
 }
 
 /** Given categories mapped to canonical spelling; unknown ones dropped. e.g. "software engineer jobs" -> "Software Engineer Jobs" */

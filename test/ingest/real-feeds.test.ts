@@ -268,6 +268,17 @@ test('"Bank" (the NHS staff pool) and "Consultant" (a hospital doctor) are read 
   t.deepEqual(normalized(newgrad({ job_title: 'Senior Consultant', company: { name: 'Acme Advisory', industries: ['Corporate Services'] }, description: 'medical, dental and health insurance' })).job_categories, ['Consulting Jobs'])
 })
 
+test('a board listing several openings in the plural, and German titles, are categorized', (t) => {
+  const categories = (job_title: string) => normalized(newgrad({ job_title, company: { name: 'Acme' } })).job_categories
+  t.deepEqual(categories('Software Engineers (Java) & Infrastructure'), ['Software Engineer Jobs'])
+  t.deepEqual(categories('Product Managers'), ['Product Jobs'])
+  t.deepEqual(categories('Data Scientists/Engineers across the stack'), ['Data Analyst Jobs', 'Engineering Jobs'])
+  t.deepEqual(categories('Medical Secretaries'), ['Administration Jobs'])
+  t.deepEqual(categories('Projektleiter IT / Prozessmanager'), ['Project & Program Management Jobs'])
+  t.deepEqual(categories('Steuerfachangestellte, Steuerfachwirte und Bilanzbuchhalter'), ['Accounting, Payroll & Financial Planning Jobs'])
+  t.deepEqual(categories('Various roles'), ['Other'])
+})
+
 // --- 6. (remote_countries: test/ingest/real-feeds-load.test.ts, through the job record) ------
 
 test('a remote posting scoped to a country keeps the scope beside its empty locations', (t) => {
