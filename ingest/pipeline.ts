@@ -1,8 +1,9 @@
 /**
- * read → normalize → load → embed. Postings are read in chunks of BATCH_SIZE; a worker
- * thread normalizes one chunk while the main thread writes the previous one in a
- * single transaction, so parsing, normalizing and the database all overlap. A batch
- * the database refuses is retried posting by posting, so one bad row costs only itself.
+ * read → normalize → load → embed. Postings are read in chunks of BATCH_SIZE; worker
+ * threads (one by default) normalize chunks while the main thread writes the one before
+ * them in a single transaction, so parsing, normalizing and the database all overlap. A
+ * batch the database refuses is retried posting by posting, so one bad row costs only
+ * itself. A dry run stops after normalizing: nothing is written or recorded.
  *
  * Each written batch's jobs that lack a vector of the embedder's model then get one
  * (embed/embed-jobs.ts). Embedding follows the write because a vector embeds the job
