@@ -23,7 +23,7 @@
  *   node --max-semi-space-size=64 --import tsx test/bench/export.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { queries } from './search-mix.ts'
+import { corpusName, queries, searchCorpus } from './search-mix.ts'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
@@ -34,16 +34,12 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import pino from 'pino'
-import postgres from 'postgres'
 import { buildApp } from '../../api/app.ts'
-import { ingest } from '../../ingest/pipeline.ts'
 import { createBoss } from '../../jobs/boss.ts'
 import { startWorkers } from '../../jobs/index.ts'
-import { generatePostings } from '../../seeds/generate.ts'
 import { createAccount, createKey } from '../../sql/accounts.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
-import { connect, connectAdmission } from '../../sql/db.ts'
-import { migrate } from '../../sql/migrate.ts'
+import { connectAdmission } from '../../sql/db.ts'
 
 const POSTINGS = Number(process.env.BENCH_EXPORT_POSTINGS ?? 130_000)
 const SIZES = (process.env.BENCH_EXPORT_SIZES ?? '10000,50000,100000').split(',').map(Number)
@@ -59,7 +55,7 @@ const WORKER_ARGS = (process.env.BENCH_WORKER_ARGS ?? '').split(' ').filter(Bool
 const WORKER_NICE = Number(process.env.BENCH_WORKER_NICE ?? 0)
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 // search.ts's name for a corpus of this size: either bench reuses the other's
-const name = `jds_bench_search_${POSTINGS}`
+const name = corpusName(POSTINGS)
 const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -77,30 +73,8 @@ const log = (msg: string) => console.error(`[${clock()}] ${msg}`)
 
 // --- the corpus, as search.ts builds it ---------------------------------------------------
 
-async function database() {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-  const [exists] = await admin`select 1 from pg_database where datname = ${name}`
-  if (!exists) await admin`create database ${admin(name)}`
-  await admin.end()
-  const sql = connect(dbUrl, 10)
-  await migrate(sql)
-  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from jobs`
-  if (n === 0) {
-    log(`ingesting ${POSTINGS} generated postings into ${name} (once) …`)
-    let line = 0
-    const items = function* () {
-      for (const raw of generatePostings({ jobs: POSTINGS, seed: 42, now: '2026-11-20' })) yield { line: ++line, raw: raw as never }
-    }
-    const s = await ingest(sql, items(), { source: 'bench' })
-    log(`ingested in ${s.seconds.toFixed(0)} s`)
-    await sql`vacuum analyze jobs`
-    await sql`vacuum analyze job_locations`
-    await sql`vacuum analyze companies`
-  }
-  return sql
-}
 
-const sql = await database()
+const sql = await searchCorpus(serverUrl, POSTINGS, log)
 const [{ live }] = await sql<{ live: number }[]>`select count(*)::int as live from jobs where not expired`
 log(`${name}: ${live} live jobs`)
 if (BUILD_ONLY) {

@@ -1,4 +1,40 @@
-/** The search benchmark's fixed mix of 20 realistic searches, shared by the search and export benches. */
+/** The search benchmark's fixed mix of 20 realistic searches and its corpus, shared by the search and export benches. */
+import postgres from 'postgres'
+import { ingest } from '../../ingest/pipeline.ts'
+import { generatePostings } from '../../seeds/generate.ts'
+import { connect } from '../../sql/db.ts'
+import { migrate } from '../../sql/migrate.ts'
+
+/** The database holding `postings` generated postings (seed 42) on the server at `serverUrl`: built once, then kept. */
+export function corpusName(postings: number) {
+  return `jds_bench_search_${postings}`
+}
+
+/** Connects to the corpus of `postings` postings, creating and filling it on first use. */
+export async function searchCorpus(serverUrl: string, postings: number, log: (msg: string) => void) {
+  const name = corpusName(postings)
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+  const [exists] = await admin`select 1 from pg_database where datname = ${name}`
+  if (!exists) await admin`create database ${admin(name)}`
+  await admin.end()
+  const sql = connect(Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString(), 10)
+  await migrate(sql)
+  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from jobs`
+  if (n === 0) {
+    log(`ingesting ${postings} generated postings into ${name} (once) …`)
+    let line = 0
+    const items = function* () {
+      for (const raw of generatePostings({ jobs: postings, seed: 42, now: '2026-11-20' })) yield { line: ++line, raw: raw as never }
+    }
+    const s = await ingest(sql, items(), { source: 'bench' })
+    log(`ingested in ${s.seconds.toFixed(0)} s`)
+    await sql`vacuum analyze jobs`
+    await sql`vacuum analyze job_locations`
+    await sql`vacuum analyze companies`
+  }
+  return sql
+}
+
 export const queries: [string, Record<string, unknown>][] = [
   ['title phrase + radius + salary', { job_titles: ['"software engineer"'], geo_locations: [{ city: 'San Francisco', region: 'CA' }], geofilter_params: { radius: 50 }, salary: { min: 100000 }, currency: 'USD' }],
   ['keywords + remote + experience', { keywords: ['python'], location_types: ['Remote'], experience: ['Senior', 'Mid'] }],

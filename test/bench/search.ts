@@ -8,57 +8,31 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import pino from 'pino'
-import postgres from 'postgres'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { jobSearchBody } from '../../api/schemas/search.ts'
 import { toSearch } from '../../api/search-filters.ts'
-import { ingest } from '../../ingest/pipeline.ts'
-import { generatePostings } from '../../seeds/generate.ts'
 import { createAccount, createKey } from '../../sql/accounts.ts'
-import { connect, connectAdmission } from '../../sql/db.ts'
-import { migrate } from '../../sql/migrate.ts'
+import { connectAdmission } from '../../sql/db.ts'
 import { explainSearch, searchJobs } from '../../sql/search.ts'
 
 const JOBS = Number(process.env.BENCH_SEARCH_JOBS ?? 100_000)
 const REPS = Number(process.env.BENCH_REPS ?? 15)
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const name = `jds_bench_search_${JOBS}`
+const name = corpusName(JOBS)
 
 export { queries } from './search-mix.ts'
-import { queries } from './search-mix.ts'
+import { corpusName, queries, searchCorpus } from './search-mix.ts'
 
 const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
 
-async function database() {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-  const [exists] = await admin`select 1 from pg_database where datname = ${name}`
-  if (!exists) await admin`create database ${admin(name)}`
-  await admin.end()
-  const sql = connect(dbUrl, 10)
-  await migrate(sql)
-  const [{ n }] = await sql<{ n: number }[]>`select count(*)::int as n from jobs`
-  if (n === 0) {
-    console.error(`ingesting ${JOBS} generated postings into ${name} (once) …`)
-    let line = 0
-    const items = function* () {
-      for (const raw of generatePostings({ jobs: JOBS, seed: 42, now: '2026-11-20' })) yield { line: ++line, raw: raw as never }
-    }
-    const s = await ingest(sql, items(), { source: 'bench' })
-    console.error(`ingested in ${s.seconds.toFixed(0)} s`)
-    await sql`vacuum analyze jobs`
-    await sql`vacuum analyze job_locations`
-    await sql`vacuum analyze companies`
-  }
-  return sql
-}
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]
 }
 
-const sql = await database()
+const sql = await searchCorpus(serverUrl, JOBS, (m) => console.error(m))
 // the bench measures search, not the limiter: a roomy rate limit, and a metered (not blocking) plan
 const roomy = { limit: 1_000_000, windowSeconds: 60 }
 // as the server runs it: the admission on connections of its own
