@@ -14,7 +14,7 @@
  */
 import type { Sql } from '../sql/db.ts'
 import { countUnembedded, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
-import { finishIngestRun, insertIngestRun, markBoardsIngested } from '../sql/postings.ts'
+import { finishIngestRun, insertIngestRun, markBoardsIngested, type RunCounts } from '../sql/postings.ts'
 import { refreshCompensationPercentiles } from '../sql/scores.ts'
 import { analyzeSearchTables } from '../sql/search.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
@@ -25,17 +25,13 @@ import type { WorkerResult } from './normalize-worker.ts'
 import type { ReadItem } from './read.ts'
 import type { Posting, RawPosting } from './types.ts'
 
-export type Summary = {
-  read: number
-  inserted: number
-  updated: number
-  duplicates: number
-  unchanged: number
-  rejected: number
+/**
+ * The run's counts as ingest_runs records them (expired_on_arrival: of the postings that landed,
+ * those already past their valid_through, stored as expired and archived), and more.
+ */
+export type Summary = RunCounts & {
   /** the problems of the rejected rows, each with the number of rows that have it (reasonGroup) */
   reject_reasons: Record<string, number>
-  /** of the postings that landed, those already past their valid_through: stored as expired (and archived) */
-  expired_on_arrival: number
   /** jobs given a vector of the embedder's model */
   embedded: number
   /** texts the model embedded for them; the other vectors came from the embedding cache */
