@@ -6,14 +6,13 @@
  */
 import anyTest, { type TestFn } from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
-import type { ReadItem } from '../../ingest/read.ts'
 import { readExpiredFeed } from '../../api/routes/expired-jobs.ts'
 import { FEED_DEPTH, FEED_DEPTH_NOTE, MAX_FEED_LIMIT } from '../../api/schemas/expired-jobs.ts'
 import { responseSchemas } from '../../api/schemas/responses.ts'
 import { expireJobs } from '../../sql/expiry.ts'
 import type { Sql } from '../../sql/db.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
-import { createAccountWithKey, rawPosting } from '../helpers/factories.ts'
+import { createAccountWithKey, rawPosting, readItems } from '../helpers/factories.ts'
 import { periodOf, spend, usage } from '../billing/fixtures.ts'
 
 const test = anyTest as TestFn<TestApp>
@@ -205,24 +204,23 @@ test.serial(`past ${FEED_DEPTH} jobs into a window a page is empty, with a note 
 
 test.serial('a job that comes back leaves the feed; expired again, it is back with a later expired_at', async (t) => {
   const sql = t.context.db.sql
-  const items = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))
   const t0 = new Date('2044-01-01T00:00:00Z')
   const day = 86_400_000
   const back = rawPosting({ job_board: 'ComebackBoard', source_id: 'back', company: { name: 'Comeback Feed Co' } }, 901)
   const stays = rawPosting({ job_board: 'ComebackBoard', source_id: 'stays', company: { name: 'Steady Feed Co' } }, 902)
-  await ingest(sql, items([back, stays]), { source: 'comeback-0', now: t0 })
+  await ingest(sql, readItems([back, stays]), { source: 'comeback-0', now: t0 })
   // the board's next ingest lacks "back"; 31 days on, the expiry run marks it
-  await ingest(sql, items([stays]), { source: 'comeback-10', now: new Date(t0.getTime() + 10 * day) })
+  await ingest(sql, readItems([stays]), { source: 'comeback-10', now: new Date(t0.getTime() + 10 * day) })
   await expireJobs(sql, { afterDays: 30, now: new Date(t0.getTime() + 31 * day) })
   const [job] = await sql<{ id: string }[]>`select j.id::text from jobs j join companies c on c.id = j.company_id where c.name = 'Comeback Feed Co'`
   const listed = await feed(t, '?since=2044-01-01')
   t.deepEqual(ids(listed.body), [job.id])
   t.like(listed.body.jobs[0], { date_expired: '2044-02-01', expired_at: '2044-02-01T00:00:00.000Z' })
 
-  await ingest(sql, items([back, stays]), { source: 'comeback-32', now: new Date(t0.getTime() + 32 * day) })
+  await ingest(sql, readItems([back, stays]), { source: 'comeback-32', now: new Date(t0.getTime() + 32 * day) })
   t.deepEqual(ids((await feed(t, '?since=2044-01-01')).body), [], 'seen again: live, out of the feed')
 
-  await ingest(sql, items([stays]), { source: 'comeback-40', now: new Date(t0.getTime() + 40 * day) })
+  await ingest(sql, readItems([stays]), { source: 'comeback-40', now: new Date(t0.getTime() + 40 * day) })
   const rerun = new Date(t0.getTime() + 70 * day)
   await expireJobs(sql, { afterDays: 30, now: rerun })
   const again = await feed(t, '?since=2044-01-01')

@@ -9,12 +9,11 @@ import { embedJobs } from '../../ingest/embed/embed-jobs.ts'
 import { jobText } from '../../ingest/embed/job-text.ts'
 import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
 import { ingest } from '../../ingest/pipeline.ts'
-import type { ReadItem } from '../../ingest/read.ts'
 import { listJobsToEmbed, modelId, storedModels } from '../../sql/embeddings.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { testEmbedder } from '../helpers/app.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
-import { rawPosting } from '../helpers/factories.ts'
+import { rawPosting, readItems } from '../helpers/factories.ts'
 import { Counting } from './counting.ts'
 import { startFakeOpenAI } from './openai-server.ts'
 
@@ -28,7 +27,6 @@ test.after.always(async (t) => {
 })
 
 const now = new Date('2026-11-20T12:00:00Z')
-const items = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0)
 
 async function vectorsOf(t: { context: { db: TestDb } }, sourceIds: string[]) {
@@ -42,7 +40,7 @@ test.serial('new postings are embedded in batches and the model recorded; unchan
   const embedder = new Counting(testEmbedder())
   const postings = [...generatePostings({ jobs: 12, seed: 11, now: '2026-11-20' })]
   const batches: number[] = []
-  const first = await ingest(sql, items(postings), { source: 'embed-a', now, embedder, embedBatch: 5, onBatch: (s) => batches.push(s.embedded_by_model) })
+  const first = await ingest(sql, readItems(postings), { source: 'embed-a', now, embedder, embedBatch: 5, onBatch: (s) => batches.push(s.embedded_by_model) })
   t.true(first.inserted > 0)
   t.is(first.embedded, first.inserted)
   t.is(first.embedded_by_model, first.inserted)
@@ -64,7 +62,7 @@ test.serial('new postings are embedded in batches and the model recorded; unchan
   t.deepEqual({ ...stored, jobs: undefined }, { id: model, ...embedder.info, jobs: undefined })
   t.true(stored.jobs >= rows.filter((r) => !r.expired).length)
 
-  const again = await ingest(sql, items(postings), { source: 'embed-a', now, embedder, embedBatch: 5 })
+  const again = await ingest(sql, readItems(postings), { source: 'embed-a', now, embedder, embedBatch: 5 })
   t.is(again.unchanged, postings.length)
   t.is(again.embedded, 0)
   t.is(again.not_embedded, 0)
@@ -76,7 +74,7 @@ test.serial('a changed text is embedded again, a text changed back comes from th
   const embedder = new Counting(testEmbedder())
   const original = rawPosting({ source_id: 'cache-1', job_title: 'Pastry Chef', description: '<p>Laminated doughs and viennoiserie for our bakery.</p>' }, 1)
   const edited = { ...original, description: '<p>Sourdough and rye breads for our bakery, early shifts.</p>' }
-  const ingestOne = (raw: unknown) => ingest(sql, items([raw]), { source: 'cache', now, embedder })
+  const ingestOne = (raw: unknown) => ingest(sql, readItems([raw]), { source: 'cache', now, embedder })
 
   t.like(await ingestOne(original), { inserted: 1, embedded: 1, embedded_by_model: 1 })
   const [v1] = await vectorsOf(t, ['cache-1'])
@@ -101,19 +99,19 @@ test.serial('without an available model, postings land with no vector and the su
   const unreachable = new OpenAIEmbedder({ baseUrl: fake.url, apiKey: 'sk-test', model: 'text-embedding-3-small', batch: 32, modelVersion: null })
   const postings = Array.from({ length: 6 }, (_, i) => rawPosting({ source_id: `down-${i}`, job_title: `Warehouse Operative ${i}` }, 100 + i))
   const errors: string[] = []
-  const s = await ingest(sql, items(postings), { source: 'down', now, embedder: unreachable, batchSize: 3, onEmbedError: (m) => errors.push(m) })
+  const s = await ingest(sql, readItems(postings), { source: 'down', now, embedder: unreachable, batchSize: 3, onEmbedError: (m) => errors.push(m) })
   t.like(s, { inserted: 6, embedded: 0, not_embedded: 6 })
   t.is(errors.length, 1, 'reported once; the run stops asking')
   t.regex(errors[0], /unreachable/)
   t.true((await vectorsOf(t, postings.map((p) => p.source_id))).every((r) => r.embedding === null && r.embedding_model === null))
 
-  const none = await ingest(sql, items([rawPosting({ source_id: 'none-1', job_title: 'Courier' }, 200)]), { source: 'none', now })
+  const none = await ingest(sql, readItems([rawPosting({ source_id: 'none-1', job_title: 'Courier' }, 200)]), { source: 'none', now })
   t.like(none, { inserted: 1, embedded: 0, not_embedded: 1 })
 })
 
 test.serial('a job rewritten while it is embedded keeps no vector of its old text', async (t) => {
   const { sql } = t.context.db
-  await ingest(sql, items([rawPosting({ source_id: 'race-1', job_title: 'Night Porter' }, 300)]), { source: 'race', now })
+  await ingest(sql, readItems([rawPosting({ source_id: 'race-1', job_title: 'Night Porter' }, 300)]), { source: 'race', now })
   const embedder = testEmbedder()
   const model = await modelId(sql, embedder.info)
   const [{ md5_hash }] = await sql`select md5_hash from jobs where source_key = 'race-1'`

@@ -1,4 +1,5 @@
 /** Rows with random ids, so tests in one file never collide. */
+import type { ReadItem } from '../../ingest/read.ts'
 import { randomBytes } from 'node:crypto'
 import { createAccount, createKey, type Plan } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
@@ -26,3 +27,6 @@ export function rawPosting(overrides: Record<string, unknown> = {}, n = Math.flo
     ...overrides,
   }
 }
+
+/** Raw postings as the pipeline reads them, numbered from line 1. */
+export const readItems = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))

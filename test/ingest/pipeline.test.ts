@@ -4,10 +4,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { ingest } from '../../ingest/pipeline.ts'
-import { readPostings, type ReadItem } from '../../ingest/read.ts'
+import { readPostings } from '../../ingest/read.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
-import { rawPosting } from '../helpers/factories.ts'
+import { rawPosting, readItems } from '../helpers/factories.ts'
 
 const test = anyTest as TestFn<{ db: TestDb; dir: string }>
 
@@ -20,7 +20,6 @@ test.after.always(async (t) => {
 })
 
 const now = new Date('2026-11-20T12:00:00Z')
-const items = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))
 
 function writeJsonl(dir: string, name: string, lines: string[]) {
   const file = path.join(dir, name)
@@ -70,7 +69,7 @@ test('a duplicate from another board joins the first job and keeps both links', 
   const { sql } = t.context.db
   const first = rawPosting({ job_board: 'BoardA', source_id: 'a-1', job_board_link: 'https://a.example/1', company: { name: 'Dupe Co' } }, 1)
   const copy = { ...first, job_board: 'BoardB', source_id: 'b-9', job_board_link: 'https://b.example/9' }
-  const summary = await ingest(sql, items([first, copy]), { source: 'dupes', now })
+  const summary = await ingest(sql, readItems([first, copy]), { source: 'dupes', now })
   t.is(summary.inserted, 1)
   t.is(summary.duplicates, 1)
   const rows = await sql`
@@ -85,9 +84,9 @@ test('a duplicate from another board joins the first job and keeps both links', 
 test('a posting edited at its source is updated in place', async (t) => {
   const { sql } = t.context.db
   const v1 = rawPosting({ source_id: 'edit-1', company: { name: 'Edit Co' } }, 2)
-  await ingest(sql, items([v1]), { source: 'v1', now })
+  await ingest(sql, readItems([v1]), { source: 'v1', now })
   const [before] = await sql`select j.id, j.job_slug from jobs j join companies c on c.id = j.company_id where c.name = 'Edit Co'`
-  const summary = await ingest(sql, items([{ ...v1, salary_range: { min: 95000, max: 99000, currency: 'EUR', period: 'yearly' } }]), { source: 'v2', now })
+  const summary = await ingest(sql, readItems([{ ...v1, salary_range: { min: 95000, max: 99000, currency: 'EUR', period: 'yearly' } }]), { source: 'v2', now })
   t.is(summary.updated, 1)
   const [after] = await sql`select j.id, j.salary_max::int from jobs j join companies c on c.id = j.company_id where c.name = 'Edit Co'`
   t.is(after.id, before.id)
@@ -96,7 +95,7 @@ test('a posting edited at its source is updated in place', async (t) => {
 
 test('salary as stated plus annual amounts; an unknown period stays unknown', async (t) => {
   const { sql } = t.context.db
-  await ingest(sql, items([
+  await ingest(sql, readItems([
     rawPosting({ source_id: 'sal-h', company: { name: 'Hourly Co' }, salary_range: { min: 20, max: 25, currency: 'USD', period: 'hour' } }, 3),
     rawPosting({ source_id: 'sal-u', company: { name: 'Unknown Period Co' }, salary_range: undefined, salary: '$120-150k' }, 4),
   ]), { source: 'salaries', now })
@@ -133,7 +132,7 @@ test('CSV is header-mapped, and a bad CSV row is reported by line', async (t) =>
 
 test('locations are indexed per place, remote is a scope and not a place', async (t) => {
   const { sql } = t.context.db
-  await ingest(sql, items([
+  await ingest(sql, readItems([
     rawPosting({ source_id: 'loc-multi', company: { name: 'Multi Co' }, location_raw: 'New York, NY; Boston, MA' }, 5),
     rawPosting({ source_id: 'loc-remote', company: { name: 'Remote Co' }, location_raw: 'Remote - US', location_type: undefined }, 6),
   ]), { source: 'locations', now })

@@ -1,10 +1,9 @@
 /** Expiry: past valid_through, or unseen by the board's latest ingest for N days; both archived. */
 import anyTest, { type TestFn } from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
-import type { ReadItem } from '../../ingest/read.ts'
 import { expireJobs } from '../../sql/expiry.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
-import { rawPosting } from '../helpers/factories.ts'
+import { rawPosting, readItems } from '../helpers/factories.ts'
 
 const test = anyTest as TestFn<TestDb>
 test.before(async (t) => {
@@ -14,13 +13,12 @@ test.after.always(async (t) => {
   await t.context?.close()
 })
 
-const items = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))
 const day = 86_400_000
 
 test.serial('expires past valid_through and stale postings, archives each once', async (t) => {
   const sql = t.context.sql
   const t0 = new Date('2026-10-01T00:00:00Z')
-  await ingest(sql, items([
+  await ingest(sql, readItems([
     rawPosting({ job_board: 'ExpBoard', source_id: 'keep', company: { name: 'Keeper Co' } }, 11),
     rawPosting({ job_board: 'ExpBoard', source_id: 'gone', company: { name: 'Gone Co' }, skills: ['Kubernetes'] }, 12),
     rawPosting({ job_board: 'OtherBoard', source_id: 'valid', company: { name: 'Deadline Co' }, valid_through: '2026-10-05T00:00:00Z' }, 13),
@@ -28,7 +26,7 @@ test.serial('expires past valid_through and stale postings, archives each once',
 
   // 40 days later the board is ingested again without "gone"
   const t40 = new Date(t0.getTime() + 40 * day)
-  await ingest(sql, items([rawPosting({ job_board: 'ExpBoard', source_id: 'keep', company: { name: 'Keeper Co' } }, 11)]), { source: 'day40', now: t40 })
+  await ingest(sql, readItems([rawPosting({ job_board: 'ExpBoard', source_id: 'keep', company: { name: 'Keeper Co' } }, 11)]), { source: 'day40', now: t40 })
 
   const result = await expireJobs(sql, { afterDays: 30, now: new Date(t40.getTime() + day) })
   t.deepEqual(result, { expired: 2, archived: 2 })
@@ -55,8 +53,8 @@ test.serial('expires past valid_through and stale postings, archives each once',
 test.serial('a posting unseen for fewer than N days stays live', async (t) => {
   const sql = t.context.sql
   const t0 = new Date('2026-11-01T00:00:00Z')
-  await ingest(sql, items([rawPosting({ job_board: 'FreshBoard', source_id: 'recent', company: { name: 'Recent Co' } }, 21)]), { source: 'a', now: t0 })
-  await ingest(sql, items([rawPosting({ job_board: 'FreshBoard', source_id: 'other', company: { name: 'Other Co' } }, 22)]), { source: 'b', now: new Date(t0.getTime() + 5 * day) })
+  await ingest(sql, readItems([rawPosting({ job_board: 'FreshBoard', source_id: 'recent', company: { name: 'Recent Co' } }, 21)]), { source: 'a', now: t0 })
+  await ingest(sql, readItems([rawPosting({ job_board: 'FreshBoard', source_id: 'other', company: { name: 'Other Co' } }, 22)]), { source: 'b', now: new Date(t0.getTime() + 5 * day) })
   await expireJobs(sql, { afterDays: 30, now: new Date(t0.getTime() + 6 * day) })
   const [row] = await sql`select j.expired from jobs j join companies c on c.id = j.company_id where c.name = 'Recent Co'`
   t.false(row.expired)
@@ -65,7 +63,7 @@ test.serial('a posting unseen for fewer than N days stays live', async (t) => {
 test.serial('a posting that arrives past its valid_through is expired at once and archived by the next run', async (t) => {
   const sql = t.context.sql
   const now = new Date('2026-11-10T00:00:00Z')
-  await ingest(sql, items([rawPosting({ source_id: 'late', company: { name: 'Late Co' }, valid_through: '2026-11-01T00:00:00Z' }, 31)]), { source: 'late', now })
+  await ingest(sql, readItems([rawPosting({ source_id: 'late', company: { name: 'Late Co' }, valid_through: '2026-11-01T00:00:00Z' }, 31)]), { source: 'late', now })
   const [job] = await sql`select j.id, j.expired, j.date_expired::text from jobs j join companies c on c.id = j.company_id where c.name = 'Late Co'`
   t.true(job.expired)
   t.is(job.date_expired, '2026-11-01')

@@ -5,11 +5,10 @@
 import anyTest, { type TestFn } from 'ava'
 import fc from 'fast-check'
 import { ingest } from '../../ingest/pipeline.ts'
-import type { ReadItem } from '../../ingest/read.ts'
 import { expiredJobsQuery, listExpiredJobs, parseSince } from '../../sql/expired-feed.ts'
 import { expireJobs } from '../../sql/expiry.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
-import { rawPosting } from '../helpers/factories.ts'
+import { rawPosting, readItems } from '../helpers/factories.ts'
 
 const test = anyTest as TestFn<TestDb>
 test.before(async (t) => {
@@ -19,7 +18,6 @@ test.after.always(async (t) => {
   await t.context?.close()
 })
 
-const items = (rows: unknown[]): ReadItem[] => rows.map((raw, i) => ({ line: i + 1, raw: raw as never }))
 const day = 86_400_000
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
@@ -109,11 +107,11 @@ test.serial('the expiry run stamps its time; a job seen again leaves the feed; e
   const t0 = new Date('2031-03-01T00:00:00Z')
   const posting = rawPosting({ job_board: 'FeedBoard', source_id: 'back', company: { name: 'Comeback Co' } }, 801)
   const deadline = rawPosting({ job_board: 'OtherFeedBoard', source_id: 'deadline', company: { name: 'Deadline Feed Co' }, valid_through: '2031-03-05T00:00:00Z' }, 802)
-  await ingest(sql, items([posting, deadline]), { source: 'feed-0', now: t0 })
+  await ingest(sql, readItems([posting, deadline]), { source: 'feed-0', now: t0 })
   t.is((await jobOf(sql, 'Comeback Co')).expired_at, null, 'a live job has none')
 
   // the board is ingested 40 days later without the posting; the run marks both
-  await ingest(sql, items([rawPosting({ job_board: 'FeedBoard', source_id: 'other', company: { name: 'Other Feed Co' } }, 803)]), { source: 'feed-40', now: new Date(t0.getTime() + 40 * day) })
+  await ingest(sql, readItems([rawPosting({ job_board: 'FeedBoard', source_id: 'other', company: { name: 'Other Feed Co' } }, 803)]), { source: 'feed-40', now: new Date(t0.getTime() + 40 * day) })
   const run = new Date(t0.getTime() + 41 * day + 3_600_000)
   await expireJobs(sql, { afterDays: 30, now: run })
   const gone = await jobOf(sql, 'Comeback Co')
@@ -128,14 +126,14 @@ test.serial('the expiry run stamps its time; a job seen again leaves the feed; e
   t.deepEqual(feed.jobs.map((j) => j._id).sort(), [gone.id, deadlined.id].sort(), 'both are in a window that starts after the deadline')
 
   // its board lists it again: live, no expired_at, out of the feed
-  await ingest(sql, items([posting]), { source: 'feed-42', now: new Date(t0.getTime() + 42 * day) })
+  await ingest(sql, readItems([posting]), { source: 'feed-42', now: new Date(t0.getTime() + 42 * day) })
   t.like(await jobOf(sql, 'Comeback Co'), { expired: false, expired_at: null, date_expired: null })
   t.deepEqual((await listExpiredJobs(sql, { since, offset: 0, limit: 10 })).jobs.map((j) => j._id), [deadlined.id])
 
   // and gone again (its board's next ingest lacks it, as it lacks the other posting):
   // back in the feed with the later run's time, so first; one run's jobs tie on the time
   // and go by id, newest first
-  await ingest(sql, items([rawPosting({ job_board: 'FeedBoard', source_id: 'third', company: { name: 'Third Feed Co' } }, 804)]), { source: 'feed-50', now: new Date(t0.getTime() + 50 * day) })
+  await ingest(sql, readItems([rawPosting({ job_board: 'FeedBoard', source_id: 'third', company: { name: 'Third Feed Co' } }, 804)]), { source: 'feed-50', now: new Date(t0.getTime() + 50 * day) })
   const later = new Date(t0.getTime() + 90 * day)
   await expireJobs(sql, { afterDays: 30, now: later })
   const again = await jobOf(sql, 'Comeback Co')
@@ -150,15 +148,15 @@ test.serial('ingest: a posting that arrives expired, or is rewritten as expired 
   const sql = t.context.sql
   const before = (await sql<{ now: Date }[]>`select now() as now`)[0].now
   const now = new Date('2031-06-10T00:00:00Z')
-  await ingest(sql, items([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-06-01T00:00:00Z' }, 811)]), { source: 'late', now })
+  await ingest(sql, readItems([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-06-01T00:00:00Z' }, 811)]), { source: 'late', now })
   const late = await jobOf(sql, 'Late Feed Co')
   t.true(late.expired)
   t.true(late.expired_at !== null && late.expired_at.getTime() >= before.getTime(), 'stamped when ingest stored it')
 
   // rewritten: a new valid_through in the future brings it back, a past one expires it again
-  await ingest(sql, items([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-07-01T00:00:00Z', job_title: 'Renewed' }, 811)]), { source: 'late-2', now })
+  await ingest(sql, readItems([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-07-01T00:00:00Z', job_title: 'Renewed' }, 811)]), { source: 'late-2', now })
   t.like(await jobOf(sql, 'Late Feed Co'), { expired: false, expired_at: null })
-  await ingest(sql, items([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-06-05T00:00:00Z', job_title: 'Closed' }, 811)]), { source: 'late-3', now })
+  await ingest(sql, readItems([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-06-05T00:00:00Z', job_title: 'Closed' }, 811)]), { source: 'late-3', now })
   const closed = await jobOf(sql, 'Late Feed Co')
   t.true(closed.expired)
   t.not(closed.expired_at, null)
