@@ -5,8 +5,9 @@
  * to refund.
  */
 import { countExpiredJobs, expiredJobsQuery, type ExpiredJobLine } from '../sql/expired-feed.ts'
-import { readHeld } from '../sql/export.ts'
+import { readHeld, reserved } from '../sql/export.ts'
 import { discardExport, JSONL, writeExport, type ExportDeps } from './export-file.ts'
+import { pacer } from './pace.ts'
 import type { TaskType } from './tasks.ts'
 
 export const TYPE = 'export_expired_jobs'
@@ -21,12 +22,16 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
       const total = await countExpiredJobs(deps.sql, since)
       return writeExport(deps, task, JSONL, 'expired-jobs', async (out) => {
         let written = 0
-        await readHeld<ExpiredJobLine>(deps.sql, `expired_${task.id.replaceAll('-', '')}_${task.attempt}`, expiredJobsQuery(deps.sql, since), async (rows) => {
-          // the query's columns are the line's fields, in the line's order
-          await out(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
-          written += rows.length
-          await progress(total > 0 ? Math.min(1, written / total) : 1)
-        })
+        const pace = pacer(deps.dutyCycle)
+        await reserved(deps.sql, (conn) =>
+          readHeld<ExpiredJobLine>(conn, `expired_${task.id.replaceAll('-', '')}_${task.attempt}`, expiredJobsQuery(conn, since), async (rows) => {
+            // the query's columns are the line's fields, in the line's order
+            await out(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
+            written += rows.length
+            await progress(total > 0 ? Math.min(1, written / total) : 1)
+            await pace()
+          }),
+        )
         return written
       })
     },

@@ -23,14 +23,16 @@ export type ExportDeps = {
   publicUrl: string
   dataDir: string
   ttlDays: number
+  /** the share of the time an export keeps busy (jobs/pace.ts) */
+  dutyCycle: number
 }
 
 export type ExportFormat = { extension: 'csv' | 'jsonl'; contentType: string }
 export const CSV: ExportFormat = { extension: 'csv', contentType: 'text/csv; charset=utf-8' }
 export const JSONL: ExportFormat = { extension: 'jsonl', contentType: 'application/x-ndjson' }
 
-/** Appends text to the file, waiting while the disk catches up. */
-export type Write = (chunk: string) => Promise<void>
+/** Appends to the file, waiting while the disk catches up. */
+export type Write = (chunk: string | Buffer) => Promise<void>
 
 /**
  * Runs `write` into a fresh file, stores it and returns the task's finish: the result

@@ -46,6 +46,7 @@ export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: 
     publicUrl: config.publicUrl,
     dataDir: config.dataDir,
     ttlDays: config.files.ttlDays,
+    dutyCycle: config.tasks.exportDutyCycle,
   }
   const workers = tasks
     ? await startTaskWorkers({

@@ -69,6 +69,8 @@ function taskConfig(env: NodeJS.ProcessEnv) {
     retryDelay: inRange(env, 'TASK_RETRY_DELAY_SECONDS', 5, 0, 3600),
     /** how often pg-boss looks for attempts past their expiry (its maintenance interval) */
     maintenanceSeconds: inRange(env, 'TASK_MAINTENANCE_SECONDS', 60, 1, 3600),
+    /** the share of the time an export keeps busy, resting between batches so that searches keep their speed (jobs/pace.ts) */
+    exportDutyCycle: inRange(env, 'EXPORT_DUTY_CYCLE', 0.4, 0.05, 1),
   }
 }
 

@@ -1,15 +1,20 @@
 /**
  * Job export (POST /v2/jobs/export): the search's matches in its order, page and
- * limit, read through a server-side cursor and built into the spec's export records
- * a batch at a time, so memory stays flat whatever the size.
+ * limit, read through a server-side cursor a batch at a time, so memory stays flat
+ * whatever the size.
  *
  * The cursor holds ids and scores only, declared WITH HOLD on a reserved connection:
  * Postgres runs the selection once and keeps the result, and each FETCH is a statement
  * of its own. Other queries go on between fetches, on a server and on the embedded
  * database alike (which serves every connection from one session, so a cursor left
  * open inside a transaction there would hold up all of them).
+ *
+ * Postgres writes the records themselves: each batch's ids are staged in a temporary
+ * table and `COPY … TO STDOUT` turns them into CSV rows or JSON lines, which the worker
+ * only moves to the file. Parsing rows into objects and serializing them again cost
+ * the worker more CPU than Postgres spends writing them (docs/performance.md, "Exports").
  */
-import type { PendingQuery, Row } from 'postgres'
+import type { PendingQuery, ReservedSql, Row } from 'postgres'
 import type { Db, Sql } from './db.ts'
 import { companyData } from './jobs.ts'
 import { pageIds, whereClause, type SearchFilters, type SearchPage } from './search.ts'
@@ -28,8 +33,15 @@ export async function countExport(db: Db, f: SearchFilters, p: Pick<SearchPage, 
   return row.n
 }
 
-/** The spec's export record; meta is added by the writer. */
-function exportRecord(db: Db, raw: boolean) {
+export type ExportFormat = 'csv' | 'json'
+
+/**
+ * The spec's export record, from the staged batch as b. Arrays are JSON, so that CSV
+ * holds them as JSON text like the other nested fields; booleans are text in CSV, where
+ * COPY would write t and f.
+ */
+function exportRecord(db: Db, raw: boolean, format: ExportFormat) {
+  const flag = (column: PendingQuery<Row[]>) => (format === 'csv' ? db`${column}::text` : column)
   return db`
     j.id::text as _id,
     j.application_link,
@@ -44,7 +56,7 @@ function exportRecord(db: Db, raw: boolean) {
     j.education_level,
     j.job_board,
     j.job_board_link,
-    j.job_categories,
+    to_jsonb(j.job_categories) as job_categories,
     j.job_slug,
     j.job_title,
     j.job_type,
@@ -52,28 +64,36 @@ function exportRecord(db: Db, raw: boolean) {
     j.location_raw,
     j.location_type,
     j.locations,
-    j.meta_completeness,
-    j.recruiter_agency,
+    jsonb_build_object('position', b.position, 'task_id', b.task_id) as meta,
+    ${flag(db`j.meta_completeness`)} as meta_completeness,
+    ${flag(db`j.recruiter_agency`)} as recruiter_agency,
     j.requirements_summary,
     b.score,
-    j.skills,
-    j.technologies,
-    j.visa_sponsored,
+    to_jsonb(j.skills) as skills,
+    to_jsonb(j.technologies) as technologies,
+    ${flag(db`j.visa_sponsored`)} as visa_sponsored,
     case when j.yoe_min is null and j.yoe_max is null then null
       else jsonb_build_object('min', j.yoe_min, 'max', j.yoe_max)
     end as yoe_range`
 }
 
-export type ExportRow = Record<string, unknown> & { _id: string; score: number }
+/** Runs `f` on a connection of its own, which cursors and temporary tables need. */
+export async function reserved<T>(sql: Sql, f: (conn: ReservedSql) => Promise<T>) {
+  const conn = await sql.reserve()
+  try {
+    return await f(conn)
+  } finally {
+    conn.release()
+  }
+}
 
 /**
  * Reads `query`'s rows FETCH_ROWS at a time through a cursor WITH HOLD named `name`
  * (unique among the cursors open at once), calling `onBatch` with each batch; returns
  * the number of rows.
  */
-export async function readHeld<T extends object>(sql: Sql, name: string, query: PendingQuery<T[]> | PendingQuery<Row[]>, onBatch: (rows: T[]) => Promise<void>) {
-  const cursor = sql(name)
-  const conn = await sql.reserve()
+export async function readHeld<T extends object>(conn: ReservedSql, name: string, query: PendingQuery<T[]> | PendingQuery<Row[]>, onBatch: (rows: T[]) => Promise<void>) {
+  const cursor = conn(name)
   let count = 0
   try {
     await conn`declare ${cursor} no scroll cursor with hold for ${query}`
@@ -86,29 +106,59 @@ export async function readHeld<T extends object>(sql: Sql, name: string, query: 
     }
   } finally {
     await conn`close ${cursor}`.catch(() => {})
-    conn.release()
   }
   return count
 }
 
+async function copied(query: PendingQuery<Row[]>) {
+  const chunks: Buffer[] = []
+  for await (const chunk of await query.readable()) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks)
+}
+
 /**
- * Calls `onBatch` with each batch of records, in the export's order, and returns how
- * many there were. `rows` caps the export below the page's limit (what was charged).
+ * Calls `onBatch` with each batch of records as bytes of the file, in the export's
+ * order, and returns how many records there were: for csv the header first (with no
+ * records), then CSV rows; for json, JSON lines. `rows` caps the export below the
+ * page's limit (what was charged). `name` is unique among the exports running at once.
  */
-export async function readExport(
+export async function copyExport(
   sql: Sql,
   name: string,
-  q: { filters: SearchFilters; page: SearchPage; rows: number },
-  onBatch: (records: ExportRow[]) => Promise<void>,
+  q: { filters: SearchFilters; page: SearchPage; rows: number; taskId: string; format: ExportFormat },
+  onBatch: (bytes: Buffer, records: number) => Promise<void>,
 ) {
   const { ids } = pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
-  return readHeld<{ id: string; score: number }>(sql, name, ids, async (batch) => {
-    const records = await sql<ExportRow[]>`
-      select ${exportRecord(sql, q.page.raw)}
-      from unnest(${batch.map((r) => r.id)}::bigint[], ${batch.map((r) => r.score)}::float8[]) with ordinality as b(id, score, n)
-      join jobs j on j.id = b.id
-      join companies c on c.id = j.company_id
-      order by b.n`
-    await onBatch(records)
+  const staged = sql(`${name}_batch`)
+  return reserved(sql, async (conn) => {
+    await conn`create temporary table ${staged} (position int, id bigint, score float8, task_id uuid)`
+    try {
+      const records = () => conn`
+        select ${exportRecord(conn, q.page.raw, q.format)}
+        from ${staged} b
+        join jobs j on j.id = b.id
+        join companies c on c.id = j.company_id
+        order by b.position`
+      // JSON text escapes every control character, so with a quote and a delimiter
+      // that cannot occur in it, CSV mode writes each line exactly as row_to_json made it
+      const copy = (header: boolean) =>
+        q.format === 'csv'
+          ? conn`copy (${records()}) to stdout (format csv, header ${conn.unsafe(String(header))})`
+          : conn`copy (select row_to_json(r)::text from (${records()}) r) to stdout (format csv, quote e'\\x01', delimiter e'\\x02')`
+      if (q.format === 'csv') await onBatch(await copied(copy(true)), 0)
+      let position = (q.page.page - 1) * q.page.limit
+      return await readHeld<{ id: string; score: number }>(conn, name, ids, async (batch) => {
+        await conn`
+          insert into ${staged} (position, id, score, task_id)
+          select ${position} + b.n, b.id, b.score, ${q.taskId}
+          from unnest(${batch.map((r) => r.id)}::bigint[], ${batch.map((r) => r.score)}::float8[]) with ordinality as b(id, score, n)`
+        const bytes = await copied(copy(false))
+        await conn`truncate ${staged}`
+        position += batch.length
+        await onBatch(bytes, batch.length)
+      })
+    } finally {
+      await conn`drop table if exists ${staged}`.catch(() => {})
+    }
   })
 }

@@ -120,6 +120,11 @@ test.serial('json: the task is queued and charged at once, then the file holds t
 
   const search = await (await app.post('/v2/jobs/search', { ...body.search, limit: 20 })).json()
   t.deepEqual(lines.map((l) => l._id), search.jobs.map((j: { _id: string }) => j._id), 'the search\'s order')
+  // the same values as the search's records, with the same JSON types (arrays, booleans, nested objects)
+  const shared = EXPORT_FIELDS.filter((f) => f !== 'meta' && f !== 'score' && f in search.jobs[0])
+  t.true(shared.length > 20, shared.join(', '))
+  lines.forEach((line, i) => t.deepEqual(Object.fromEntries(shared.map((f) => [f, line[f]])), Object.fromEntries(shared.map((f) => [f, search.jobs[i][f]]))))
+  t.true(lines.every((l) => Array.isArray(l.skills) && typeof l.recruiter_agency === 'boolean' && l.meta.task_id === queued.id))
   t.is(await usedUnits(app), before + 20 + 20, 'the export was charged once (the search above charged its own 20)')
 })
 
@@ -145,6 +150,9 @@ test.serial('csv with return_raw_description: a header, one row per job, nested 
   t.is(typeof JSON.parse(rows[0].company_data), 'object')
   t.true(Array.isArray(JSON.parse(rows[0].locations)))
   t.regex(rows[0].description_raw, /"quoted", with a comma/, 'quotes and commas survive the CSV round trip')
+  t.true(rows.every((r) => ['true', 'false'].includes(r.recruiter_agency) && ['true', 'false'].includes(r.meta_completeness)), 'booleans as true and false')
+  t.true(rows.every((r) => Array.isArray(JSON.parse(r.skills)) && Array.isArray(JSON.parse(r.job_categories))), 'arrays as JSON text')
+  t.true(rows.every((r) => JSON.parse(r.meta).task_id === task.id))
   t.deepEqual(rows.map((r) => r.date_posted), ['2026-10-21', '2026-10-22', '2026-10-23', '2026-10-24', '2026-10-25'])
 })
 

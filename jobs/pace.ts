@@ -1,0 +1,16 @@
+/**
+ * Exports are background work beside the API's searches, on the same cores and the
+ * same Postgres. A pacer lets a task keep only a share of the time busy: after each
+ * step it rests in proportion to how long the step took, so that busy time is at most
+ * `duty` of the whole (1: no rest). Postgres's cost-based vacuum delay does the same
+ * for the same reason. docs/tasks.md has the default and what it costs an export.
+ */
+import { setTimeout as sleep } from 'node:timers/promises'
+
+export function pacer(duty: number) {
+  let stepStart = performance.now()
+  return async () => {
+    if (duty < 1) await sleep((performance.now() - stepStart) * (1 / duty - 1))
+    stepStart = performance.now()
+  }
+}
