@@ -128,13 +128,32 @@ function merge(into: PostingPlaces, from: ParsedLocationText) {
   into.remoteCountries.push(...from.remoteCountries)
 }
 
+// A feed repeats its places: NHS Jobs' 14,842 postings name 7,845 distinct sites. Geocoding a
+// site costs as much as a sixth of normalizing its posting, so each distinct input is resolved
+// once. The bound keeps a long-running process from holding every place it ever saw.
+const MAX_REMEMBERED = 20_000
+const remembered = new Map<string, PostingPlaces>()
+
 /**
  * e.g. locations ["San Francisco, CA", {city: "Austin", region: "TX", country: "US"}] -> two places;
  *      location_raw "Full-time" -> no place (it is kept as location_raw only);
  *      location_raw "Remote - US" -> remote, remote countries ["United States"];
  *      nothing given, title hint "Berlin" -> [Berlin, Germany]
+ * Raw postings are JSON data (parsed lines, CSV cells), so their JSON text identifies the input.
  */
-export function postingLocations(rawLocations: unknown, locationRaw: string | null, titleHint: string | null): PostingPlaces & { locations: Location[] } {
+export function postingLocations(rawLocations: unknown, locationRaw: string | null, titleHint: string | null): PostingPlaces {
+  const key = JSON.stringify([rawLocations, locationRaw, titleHint])
+  let places = remembered.get(key)
+  if (!places) {
+    places = resolveLocations(rawLocations, locationRaw, titleHint)
+    if (remembered.size >= MAX_REMEMBERED) remembered.clear()
+    remembered.set(key, places)
+  }
+  // each posting gets its own copy: the remembered one is shared
+  return { ...places, locations: places.locations.map((l) => ({ ...l })), remoteCountries: [...places.remoteCountries] }
+}
+
+function resolveLocations(rawLocations: unknown, locationRaw: string | null, titleHint: string | null): PostingPlaces {
   const out: PostingPlaces = { locations: [], remote: false, hybrid: false, onsite: false, remoteCountries: [], site: false }
   if (!isAbsent(rawLocations)) {
     if (typeof rawLocations === 'string') merge(out, parseLocationText(decodeEntities(rawLocations)))
