@@ -31,6 +31,16 @@ export type SanitizedDescription = {
   blocks: string[] // text of each block element, for section look-ups (requirements summary)
 }
 
+// Whitespace that needs collapsing: a run of it other than one plain space. Collapsing only these
+// gives what replacing every run would ("a \n b" -> "a b"), but most runs in a description are
+// single spaces already, and rewriting each of them made collapsing a third of sanitizing.
+const SPACE_TO_COLLAPSE = /[^\S ]\s*| \s+/g
+
+/** Whitespace collapsed to single spaces, trimmed. e.g. " Hi\n\u00a0 there " -> "Hi there" */
+function collapseSpace(s: string): string {
+  return s.replace(SPACE_TO_COLLAPSE, ' ').trim()
+}
+
 const NEEDS_ESCAPE = /[&<>]/
 
 function escapeText(s: string): string {
@@ -63,7 +73,7 @@ export function safeHref(href: string): string | null {
 function fromPlainText(input: string): SanitizedDescription {
   const paragraphs = input.split(/\n\s*\n/).map((p) => p.trim()).filter(Boolean)
   const html = paragraphs.map((p) => `<p>${p.split(/\s*\n\s*/).map((line) => escapeText(decodeBasicEntities(line))).join('<br>')}</p>`).join('')
-  const blocks = paragraphs.flatMap((p) => p.split('\n')).map((l) => decodeBasicEntities(l).replace(/\s+/g, ' ').trim()).filter(Boolean)
+  const blocks = paragraphs.flatMap((p) => p.split('\n')).map((l) => collapseSpace(decodeBasicEntities(l))).filter(Boolean)
   return { html, text: blocks.join(' '), blocks }
 }
 
@@ -90,7 +100,7 @@ export function sanitizeDescription(input: string): SanitizedDescription {
   const open: string[] = [] // allowed tags opened in the output and not yet closed
 
   const endBlock = () => {
-    const t = block.replace(/\s+/g, ' ').trim()
+    const t = collapseSpace(block)
     if (t) blocks.push(t)
     block = ''
   }
