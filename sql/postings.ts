@@ -115,6 +115,8 @@ export async function updateJob(db: Db, id: string, row: JobRow) {
   const { first_seen_at: _first, job_slug: _slug, ...changes } = row
   await db`
     update jobs set ${db(changes as Record<string, any>, ...jobColumns.filter((c) => c !== 'first_seen_at' && c !== 'job_slug'))},
+      -- on the right, expired_at is the job's before this update: kept while it stays expired
+      expired_at = case when ${changes.expired as boolean}::boolean then coalesce(expired_at, now()) end,
       updated_at = now()
     where id = ${id}`
 }
@@ -129,7 +131,8 @@ export async function touchJobs(db: Db, ids: string[], seenAt: Date) {
     update jobs set
       last_seen_at = ${seenAt},
       expired = expired and coalesce(valid_through <= ${seenAt}, false),
-      date_expired = case when expired and coalesce(valid_through <= ${seenAt}, false) then date_expired end
+      date_expired = case when expired and coalesce(valid_through <= ${seenAt}, false) then date_expired end,
+      expired_at = case when expired and coalesce(valid_through <= ${seenAt}, false) then expired_at end
     where id = any(${ids}::bigint[])`
 }
 

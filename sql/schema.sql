@@ -99,9 +99,8 @@ CREATE FUNCTION public.jobs_drop_stale_embedding() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 begin
-  new.embedding := null;
-  new.embedding_model := null;
-  return new;
+  update jobs set embedding = null, embedding_model = null where id = new.id and embedding is not null;
+  return null;
 end
 $$;
 
@@ -1453,7 +1452,7 @@ CREATE TRIGGER api_keys_billing_epoch AFTER DELETE OR UPDATE ON public.api_keys 
 -- Name: jobs jobs_embedding_stale; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER jobs_embedding_stale BEFORE UPDATE OF job_title, company_id, locations, location_type, remote_countries, skills, technologies, job_categories, description ON public.jobs FOR EACH ROW WHEN ((((((((((old.job_title IS DISTINCT FROM new.job_title) OR (old.company_id IS DISTINCT FROM new.company_id)) OR (old.locations IS DISTINCT FROM new.locations)) OR (old.location_type IS DISTINCT FROM new.location_type)) OR (old.remote_countries IS DISTINCT FROM new.remote_countries)) OR (old.skills IS DISTINCT FROM new.skills)) OR (old.technologies IS DISTINCT FROM new.technologies)) OR (old.job_categories IS DISTINCT FROM new.job_categories)) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION public.jobs_drop_stale_embedding();
+CREATE TRIGGER jobs_embedding_stale AFTER UPDATE OF job_title, company_id, locations, location_type, remote_countries, skills, technologies, job_categories, description ON public.jobs FOR EACH ROW WHEN ((((((((((old.job_title IS DISTINCT FROM new.job_title) OR (old.company_id IS DISTINCT FROM new.company_id)) OR (old.locations IS DISTINCT FROM new.locations)) OR (old.location_type IS DISTINCT FROM new.location_type)) OR (old.remote_countries IS DISTINCT FROM new.remote_countries)) OR (old.skills IS DISTINCT FROM new.skills)) OR (old.technologies IS DISTINCT FROM new.technologies)) OR (old.job_categories IS DISTINCT FROM new.job_categories)) OR (old.description IS DISTINCT FROM new.description))) EXECUTE FUNCTION public.jobs_drop_stale_embedding();
 
 
 --
@@ -1461,13 +1460,6 @@ CREATE TRIGGER jobs_embedding_stale BEFORE UPDATE OF job_title, company_id, loca
 --
 
 CREATE TRIGGER jobs_expired_at_insert BEFORE INSERT ON public.jobs FOR EACH ROW WHEN (new.expired) EXECUTE FUNCTION public.jobs_stamp_expired_at();
-
-
---
--- Name: jobs jobs_expired_at_update; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER jobs_expired_at_update BEFORE UPDATE OF expired ON public.jobs FOR EACH ROW WHEN ((old.expired IS DISTINCT FROM new.expired)) EXECUTE FUNCTION public.jobs_stamp_expired_at();
 
 
 --

@@ -12,7 +12,7 @@
  *      Categories: Software Engineer. About us. We build payments. Own the API.'
  *
  * Pure: ingest and `make embed` both build it from the stored job, so a job's text
- * does not depend on which of them embeds it. Migration 0004's trigger drops a job's
+ * does not depend on which of them embeds it. The trigger jobs_embedding_stale drops a job's
  * vector when one of these fields changes; a field added here must be added there.
  */
 import { createHash } from 'node:crypto'

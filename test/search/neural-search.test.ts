@@ -321,7 +321,7 @@ test('date_posted as a day or today / last_week / last_month; month is that cale
 
 test('include_expired adds expired jobs, flagged', async (t) => {
   const { name, ids } = await company(t, [['Neural Live Engineer', 0.9], ['Neural Gone Engineer', 0.95]])
-  await t.context.db.sql`update jobs set expired = true, date_expired = current_date where id = ${ids.get('Neural Gone Engineer')!}`
+  await t.context.db.sql`update jobs set expired = true, date_expired = current_date, expired_at = now() where id = ${ids.get('Neural Gone Engineer')!}`
   const body = { vector: { vectors: [axis(0)] }, lexical: { company_name: name } }
   t.deepEqual((await neural(t, body)).titles, ['Neural Live Engineer'])
   const all = await neural(t, { ...body, lexical: { ...body.lexical, include_expired: 'true' } })

@@ -61,7 +61,7 @@ test.before(async (t) => {
   )
   const vectors = new Map(fixture.map(([title, sim]) => [title, planar(sim)]))
   await setJobVectors(app.db.sql, [...vectors].map(([title, v]) => [ids.get(title)!, v]))
-  await app.db.sql`update jobs set expired = true, date_expired = '2026-11-19' where id = ${ids.get('Vector Echo Expired Engineer')!}`
+  await app.db.sql`update jobs set expired = true, date_expired = '2026-11-19', expired_at = now() where id = ${ids.get('Vector Echo Expired Engineer')!}`
   Object.assign(t.context, app, { ids, vectors })
 })
 test.after.always(async (t) => {
