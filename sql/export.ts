@@ -33,14 +33,15 @@ export async function countExport(db: Db, f: SearchFilters, p: Pick<SearchPage, 
   return row.n
 }
 
-export type ExportFormat = 'csv' | 'json'
+/** How Postgres writes an export's records: CSV rows or JSON lines. */
+export type RecordFormat = 'csv' | 'json'
 
 /**
  * The spec's export record, from the staged batch as b. Arrays are JSON, so that CSV
  * holds them as JSON text like the other nested fields; booleans are text in CSV, where
  * COPY would write t and f.
  */
-function exportRecord(db: Db, raw: boolean, format: ExportFormat) {
+function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
   const flag = (column: PendingQuery<Row[]>) => (format === 'csv' ? db`${column}::text` : column)
   return db`
     j.id::text as _id,
@@ -110,23 +111,20 @@ export async function readHeld<T extends object>(conn: ReservedSql, name: string
   return count
 }
 
-async function copied(query: PendingQuery<Row[]>) {
-  const chunks: Buffer[] = []
-  for await (const chunk of await query.readable()) chunks.push(chunk as Buffer)
-  return Buffer.concat(chunks)
-}
-
 /**
- * Calls `onBatch` with each batch of records as bytes of the file, in the export's
- * order, and returns how many records there were: for csv the header first (with no
- * records), then CSV rows; for json, JSON lines. `rows` caps the export below the
- * page's limit (what was charged). `name` is unique among the exports running at once.
+ * Writes the export's records to `write` in the export's order, a batch at a time (for
+ * csv a header first, then CSV rows; for json, JSON lines), calls `onBatch` with each
+ * batch's number of records, and returns how many there were. Every id the cursor
+ * yields becomes a record: jobs are never deleted, and each has its company. `rows`
+ * caps the export below the page's limit (what was charged). `name` is unique among the
+ * exports running at once.
  */
 export async function copyExport(
   sql: Sql,
   name: string,
-  q: { filters: SearchFilters; page: SearchPage; rows: number; taskId: string; format: ExportFormat },
-  onBatch: (bytes: Buffer, records: number) => Promise<void>,
+  q: { filters: SearchFilters; page: SearchPage; rows: number; taskId: string; format: RecordFormat },
+  write: (chunk: Buffer) => Promise<void>,
+  onBatch: (records: number) => Promise<void>,
 ) {
   const { ids } = pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
   const staged = sql(`${name}_batch`)
@@ -141,21 +139,25 @@ export async function copyExport(
         order by b.position`
       // JSON text escapes every control character, so with a quote and a delimiter
       // that cannot occur in it, CSV mode writes each line exactly as row_to_json made it
-      const copy = (header: boolean) =>
-        q.format === 'csv'
-          ? conn`copy (${records()}) to stdout (format csv, header ${conn.unsafe(String(header))})`
-          : conn`copy (select row_to_json(r)::text from (${records()}) r) to stdout (format csv, quote e'\\x01', delimiter e'\\x02')`
-      if (q.format === 'csv') await onBatch(await copied(copy(true)), 0)
+      const copy = async (header: boolean) => {
+        const query =
+          q.format === 'csv'
+            ? conn`copy (${records()}) to stdout (format csv${header ? conn`, header` : conn``})`
+            : conn`copy (select row_to_json(r)::text from (${records()}) r) to stdout (format csv, quote e'\\x01', delimiter e'\\x02')`
+        for await (const chunk of await query.readable()) await write(chunk as Buffer)
+      }
+      // the staged table is still empty: the header alone
+      if (q.format === 'csv') await copy(true)
       let position = (q.page.page - 1) * q.page.limit
       return await readHeld<{ id: string; score: number }>(conn, name, ids, async (batch) => {
         await conn`
           insert into ${staged} (position, id, score, task_id)
           select ${position} + b.n, b.id, b.score, ${q.taskId}
           from unnest(${batch.map((r) => r.id)}::bigint[], ${batch.map((r) => r.score)}::float8[]) with ordinality as b(id, score, n)`
-        const bytes = await copied(copy(false))
+        await copy(false)
         await conn`truncate ${staged}`
         position += batch.length
-        await onBatch(bytes, batch.length)
+        await onBatch(batch.length)
       })
     } finally {
       await conn`drop table if exists ${staged}`.catch(() => {})

@@ -113,10 +113,20 @@ export async function insertJobs(db: Db, rows: JobRow[]) {
 /** The posting changed at its source: rewrite the job, keeping its identity and first sighting. */
 export async function updateJob(db: Db, id: string, row: JobRow) {
   const { first_seen_at: _first, job_slug: _slug, ...changes } = row
+  const c = changes as Record<string, any>
+  // The fields a job's vector embeds, as the trigger jobs_embedding_stale lists them. A
+  // vector of the old text goes in this same write: left to the trigger, the row would be
+  // written twice, and the stale vector indexed in between.
+  const sameText = () => db`
+    (job_title, company_id, locations, location_type, remote_countries, skills, technologies, job_categories, description)
+    is not distinct from (${c.job_title}::text, ${c.company_id}::bigint, ${c.locations}::jsonb, ${c.location_type}::text,
+      ${c.remote_countries}::text[], ${c.skills}::text[], ${c.technologies}::text[], ${c.job_categories}::text[], ${c.description}::text)`
+  // on the right of each =, a column is the job's before this update
   await db`
-    update jobs set ${db(changes as Record<string, any>, ...jobColumns.filter((c) => c !== 'first_seen_at' && c !== 'job_slug'))},
-      -- on the right, expired_at is the job's before this update: kept while it stays expired
-      expired_at = case when ${changes.expired as boolean}::boolean then coalesce(expired_at, now()) end,
+    update jobs set ${db(c, ...jobColumns.filter((c) => c !== 'first_seen_at' && c !== 'job_slug'))},
+      expired_at = case when ${c.expired}::boolean then coalesce(expired_at, now()) end,
+      embedding = case when ${sameText()} then embedding end,
+      embedding_model = case when ${sameText()} then embedding_model end,
       updated_at = now()
     where id = ${id}`
 }

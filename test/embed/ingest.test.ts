@@ -10,6 +10,7 @@ import { jobText } from '../../ingest/embed/job-text.ts'
 import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import { listJobsToEmbed, modelId, storedModels } from '../../sql/embeddings.ts'
+import { jobColumns, updateJob, type JobRow } from '../../sql/postings.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { testEmbedder } from '../helpers/app.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
@@ -90,6 +91,30 @@ test.serial('a changed text is embedded again, a text changed back comes from th
   t.like(await ingestOne({ ...original, salary_range: { min: 50000, max: 60000, currency: 'EUR', period: 'yearly' } }), { updated: 1, embedded: 0, not_embedded: 0 })
   t.is((await vectorsOf(t, ['cache-1']))[0].embedding, v1.embedding)
   t.is(embedder.texts, 2)
+})
+
+test.serial('a rewrite of the text drops the vector in its own write: the row is written once', async (t) => {
+  const { sql } = t.context.db
+  const original = rawPosting({ source_id: 'once-1', job_title: 'Night Porter', description: '<p>Front desk through the night.</p>' }, 1)
+  t.like(await ingest(sql, readItems([original]), { source: 'once', now, embedder: testEmbedder() }), { inserted: 1, embedded: 1 })
+  const [{ id }] = await sql<{ id: string }[]>`select job_id::text as id from job_sources where source_key = 'once-1'`
+  const [row] = await sql<JobRow[]>`select ${sql(jobColumns as unknown as string[])} from jobs where id = ${id}`
+  const written = await sql.begin(async (tx) => {
+    // the backend's counts not yet flushed to the shared statistics, before and after; the
+    // trigger would add a second version of the row
+    const updates = async () => (await tx<{ n: number }[]>`select n_tup_upd::int as n from pg_stat_xact_user_tables where relid = 'jobs'::regclass`)[0].n
+    const before = await updates()
+    await updateJob(tx, id, { ...row, description: 'Front desk and breakfast service.' })
+    return (await updates()) - before
+  })
+  t.is(written, 1)
+  t.like((await vectorsOf(t, ['once-1']))[0], { embedding: null, embedding_model: null })
+
+  // the same row again, text unchanged: the vector stays
+  await ingest(sql, readItems([original]), { source: 'once', now, embedder: testEmbedder() })
+  const [again] = await sql<JobRow[]>`select ${sql(jobColumns as unknown as string[])} from jobs where id = ${id}`
+  await updateJob(sql, id, { ...again, salary_min: 1 })
+  t.not((await vectorsOf(t, ['once-1']))[0].embedding, null)
 })
 
 test.serial('without an available model, postings land with no vector and the summary counts them', async (t) => {
