@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
-import type { Sql } from '../sql/db.ts'
+import { reserved, type Sql } from '../sql/db.ts'
 
 /**
  * `maintenanceSeconds`: how often pg-boss fails attempts past their expiry (a dead
@@ -21,12 +21,12 @@ const QUEUES_LOCK = 727_101
  * process creates its queues under one advisory lock, one process at a time.
  */
 export async function createQueues(boss: PgBoss, sql: Sql, queues: (PgBoss.Queue & { name: string })[]) {
-  const conn = await sql.reserve()
-  try {
+  await reserved(sql, async (conn) => {
     await conn`select pg_advisory_lock(${QUEUES_LOCK})`
-    for (const q of queues) if (!(await boss.getQueue(q.name))) await boss.createQueue(q.name, q)
-  } finally {
-    await conn`select pg_advisory_unlock(${QUEUES_LOCK})`.catch(() => {})
-    conn.release()
-  }
+    try {
+      for (const q of queues) if (!(await boss.getQueue(q.name))) await boss.createQueue(q.name, q)
+    } finally {
+      await conn`select pg_advisory_unlock(${QUEUES_LOCK})`.catch(() => {})
+    }
+  })
 }

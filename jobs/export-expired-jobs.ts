@@ -4,8 +4,9 @@
  * {_id, company_slug, job_slug, date_expired}. It costs nothing, so there is no charge
  * to refund.
  */
+import { reserved } from '../sql/db.ts'
 import { countExpiredJobs, expiredJobsQuery, type ExpiredJobLine } from '../sql/expired-feed.ts'
-import { readHeld, reserved } from '../sql/export.ts'
+import { readHeld } from '../sql/export.ts'
 import { discardExport, JSONL, writeExport, type ExportDeps } from './export-file.ts'
 import { pacer } from './pace.ts'
 import type { TaskType } from './tasks.ts'

@@ -38,6 +38,16 @@ export function connect(url: string, max = 10, applicationName = 'job-data-servi
 /** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity. */
 export const connectAdmission = (url: string) => connect(url, 2, 'job-data-service admission')
 
+/** Runs `f` on a connection of its own, which session state (cursors, temporary tables, advisory locks) needs. */
+export async function reserved<T>(sql: Sql, f: (conn: postgres.ReservedSql) => Promise<T>) {
+  const conn = await sql.reserve()
+  try {
+    return await f(conn)
+  } finally {
+    conn.release()
+  }
+}
+
 export async function openDatabase(opts: Options): Promise<Database> {
   if (opts.databaseUrl) return wrap(connect(opts.databaseUrl, opts.max), opts.databaseUrl, null)
   if (opts.dataDir && !opts.own) {

@@ -15,7 +15,7 @@
  * the worker more CPU than Postgres spends writing them (docs/performance.md, "Exports").
  */
 import type { PendingQuery, ReservedSql, Row } from 'postgres'
-import type { Db, Sql } from './db.ts'
+import { reserved, type Db, type Sql } from './db.ts'
 import { companyData } from './jobs.ts'
 import { pageIds, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
@@ -76,16 +76,6 @@ function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
     case when j.yoe_min is null and j.yoe_max is null then null
       else jsonb_build_object('min', j.yoe_min, 'max', j.yoe_max)
     end as yoe_range`
-}
-
-/** Runs `f` on a connection of its own, which cursors and temporary tables need. */
-export async function reserved<T>(sql: Sql, f: (conn: ReservedSql) => Promise<T>) {
-  const conn = await sql.reserve()
-  try {
-    return await f(conn)
-  } finally {
-    conn.release()
-  }
 }
 
 /**
