@@ -14,6 +14,7 @@
  *   features:grant --account ID --feature F / features:revoke …
  *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary)
  *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256, JWT_SECRET)
+ *   embeddings:status                    → the background embedding's backlog, rate and time left
  *
  * A command that revokes a key or changes an account, plan or allowance returns only
  * once every running API process has applied the change (sql/api-processes.ts): a
@@ -29,6 +30,8 @@ import { signToken } from './middleware/jwt.ts'
 import { openDatabase, type Sql } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { loadConfig } from '../sql/config.ts'
+import { embeddingStatus, modelId } from '../sql/embeddings.ts'
+import { createEmbedder } from '../ingest/embed/create.ts'
 
 class UsageError extends Error {}
 
@@ -123,6 +126,22 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
     const config = loadConfig()
     if (config.jwtSecretIsDefault) console.error('admin: JWT_SECRET is not set; the token is signed with the development secret')
     return { account_id: id, ...(await signToken(config.jwtSecret, id, ttl)) }
+  },
+  'embeddings:status': async (sql) => {
+    const embedder = createEmbedder(loadConfig().embedding)
+    if (!embedder) throw new UsageError('EMBEDDING_PROVIDER is none: no model embeds the postings')
+    const s = await embeddingStatus(sql, await modelId(sql, embedder.info))
+    // the last five minutes' rate, or the last minute's when the work started since
+    const rate = Math.max(s.last_5_minutes / 300, s.last_minute / 60)
+    return {
+      model: embedder.info,
+      live_jobs: s.live,
+      pending: s.live_pending,
+      done: s.live - s.live_pending,
+      expired_without_vector: s.pending - s.live_pending,
+      jobs_per_second: Math.round(rate * 10) / 10,
+      eta_seconds: s.live_pending === 0 ? 0 : rate > 0 ? Math.ceil(s.live_pending / rate) : null,
+    }
   },
 }
 

@@ -198,6 +198,18 @@ const neuralSearchDoc = [
 const jobProperties = responseSchemas.JobRecord.properties!
 const jobRequired = responseSchemas.JobRecord.required!
 
+const VectorBacklog: JsonSchema = {
+  type: 'object',
+  description: 'What the vectors could not yet cover. New postings are searchable lexically at once and get their vectors in the background, in the order they landed',
+  properties: {
+    jobs_without_vector: {
+      type: ['integer', 'null'],
+      description: 'Live jobs still waiting for a vector of the query\'s model (new, changed, or embedded by another model): vector ranking cannot find them yet. Null where no vector is compared (neural-search\'s lexical mode)',
+    },
+  },
+  required: ['jobs_without_vector'],
+}
+
 const VectorSearchPage: JsonSchema = {
   type: 'object',
   properties: {
@@ -216,9 +228,11 @@ const VectorSearchPage: JsonSchema = {
     limit: { type: 'integer' },
     total_pages: { type: 'integer', description: 'total_count / limit, rounded up' },
     offset: { type: 'integer', description: 'Results skipped before this page' },
+    meta: VectorBacklog,
   },
-  required: ['jobs', 'total_count', 'company_count', 'page', 'limit', 'total_pages', 'offset'],
+  required: ['jobs', 'total_count', 'company_count', 'page', 'limit', 'total_pages', 'offset', 'meta'],
 }
+
 
 const nullableNumber = (description: string): JsonSchema => ({ type: ['number', 'null'], description })
 const nullableInt = (description: string): JsonSchema => ({ type: ['integer', 'null'], description })
@@ -296,8 +310,9 @@ const NeuralSearchPage: JsonSchema = {
     page: { type: 'integer' },
     limit: { type: 'integer' },
     total_pages: { type: 'integer', description: 'total_count / limit, rounded up' },
+    meta: VectorBacklog,
   },
-  required: ['jobs', 'total_count', 'page', 'limit', 'total_pages'],
+  required: ['jobs', 'total_count', 'page', 'limit', 'total_pages', 'meta'],
 }
 
 const vectorSearchErrors = (bad: string) => ({

@@ -48,7 +48,7 @@ app.context.admission!.start()
 
 readiness.stage = 'queues'
 await boss.start()
-const workers = await startWorkers(boss, db.sql, log, config)
+const workers = await startWorkers(boss, db.sql, log, config, { embedder })
 
 if (db.embedded && config.demoJobs > 0) {
   readiness.stage = 'demo data'

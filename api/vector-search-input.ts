@@ -145,7 +145,7 @@ function stored(v: StoredVector, what: string): Source {
 async function embedQuery(db: Db, embedder: Embedder | undefined, query: string): Promise<Source> {
   if (!embedder) throw errors.embedderUnavailable('none is configured')
   try {
-    const [vector] = await embedder.embed([query])
+    const [vector] = await embedder.embed([query], { urgent: true })
     return { vector, model: await modelId(db, embedder.info) }
   } catch (e) {
     if (e instanceof EmbedderUnavailable) throw errors.embedderUnavailable(e.message)

@@ -1,6 +1,6 @@
 /**
  * `make ingest FILE=path` / `npm run ingest -- path [--format NAME] [--company NAME] [--batch N]
- *   [--errors FILE] [--dry-run] [--report]`
+ *   [--errors FILE] [--dry-run] [--report] [--wait-for-vectors]`
  *
  * The format is recognized from the file (ingest/formats); --format names it, and
  * --company gives the company of feeds that do not name it (an ATS board's).
@@ -9,18 +9,26 @@
  * row with all its problems and what was read per line; a progress bar with rate and ETA
  * shows on a terminal; the summary is always printed, ending with the reject reasons
  * grouped and counted. --dry-run normalizes without a database; --report prints per field
- * how often it was filled and the values worth a look (ingest/report.ts). Postings are embedded with
- * EMBEDDING_PROVIDER's model as they land; when it is unavailable they land without
- * vectors, the reason goes to stderr and the summary counts them. Exits non-zero only
- * when the input is unreadable or nothing could be ingested.
+ * how often it was filled and the values worth a look (ingest/report.ts). Postings land at
+ * ingest speed and are queued for vectors of EMBEDDING_PROVIDER's model, which the running
+ * server and `npm run worker` compute in the background (jobs/embed-vectors.ts);
+ * --wait-for-vectors also works the queue here and returns once it is empty, with a
+ * progress bar. Exits non-zero only when the input is unreadable, nothing could be
+ * ingested, or --wait-for-vectors could not embed.
  */
 import fs from 'node:fs'
 import { parseArgs } from 'node:util'
 import cliProgress from 'cli-progress'
+import type PgBoss from 'pg-boss'
+import pino from 'pino'
+import { createBoss, createQueues } from '../jobs/boss.ts'
+import * as embedVectors from '../jobs/embed-vectors.ts'
 import { loadConfig } from '../sql/config.ts'
-import { openDatabase } from '../sql/db.ts'
+import { openDatabase, type Database } from '../sql/db.ts'
+import { embeddingStatus, modelId } from '../sql/embeddings.ts'
 import { migrate } from '../sql/migrate.ts'
 import { createEmbedder } from './embed/create.ts'
+import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
 import { ingest } from './pipeline.ts'
 import { ingestCompanies } from './companies.ts'
 import { companyProfiles } from './formats/company-profiles.ts'
@@ -31,7 +39,7 @@ const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' }, workers: { type: 'string' },
-    errors: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'boolean' },
+    errors: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'boolean' }, 'wait-for-vectors': { type: 'boolean' },
   },
 })
 const dryRun = values['dry-run'] ?? false
@@ -48,7 +56,7 @@ const batchSize = count('batch', values.batch, 10_000)
 const normalizeWorkers = count('workers', values.workers, 16)
 const file = positionals[0]
 if (!file) {
-  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--workers N] [--errors FILE] [--dry-run] [--report]')
+  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--workers N] [--errors FILE] [--dry-run] [--report] [--wait-for-vectors]')
   console.error('formats (recognized from the file when --format is not given):')
   for (const a of [...ADAPTERS, companyProfiles]) console.error(`  ${a.name.padEnd(16)} ${a.summary}`)
   process.exit(2)
@@ -92,15 +100,63 @@ console.error(`ingest: ${file} as ${feed.adapter.name} (${feed.adapter.summary})
 const config = loadConfig()
 const db = dryRun ? null : await openDatabase(config)
 const embedder = dryRun ? null : createEmbedder(config.embedding)
+const log = pino({ level: 'warn', base: null }, pino.destination(2))
+const vectors = db && embedder ? await openVectorQueue(db, embedder) : null
 const report = values.report ? new IngestReport() : null
 const errors = values.errors ? fs.createWriteStream(values.errors) : null
 const bar = process.stdout.isTTY
   ? new cliProgress.SingleBar(
-      { format: 'ingest |{bar}| {percentage}% | {postings} postings | {embedded} embedded ({computed} by the model) | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
+      { format: 'ingest |{bar}| {percentage}% | {postings} postings | {queued} queued for vectors | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 },
       cliProgress.Presets.shades_classic,
     )
   : null
-bar?.start(size, 0, { postings: 0, embedded: 0, computed: 0, rate: 0 })
+bar?.start(size, 0, { postings: 0, queued: 0, rate: 0 })
+
+/** pg-boss on the database, with the embedding queue, and the model's id: what queueing vectors needs. */
+async function openVectorQueue(db: Database, embedder: Embedder) {
+  await migrate(db.sql)
+  const boss = createBoss(db.url, log)
+  await boss.start()
+  await createQueues(boss, db.sql, [{ ...embedVectors.options, name: embedVectors.queue }])
+  return { boss, model: await modelId(db.sql, embedder.info) }
+}
+
+/**
+ * --wait-for-vectors: works the queue here too (beside any server or worker) until no
+ * batch is left, with a progress bar of the vectors written since it started.
+ */
+async function waitForVectors(db: Database, boss: PgBoss, embedder: Embedder, model: number, queued: number) {
+  const started = Date.now()
+  const before = await embeddingStatus(db.sql, model)
+  let failure: unknown = null
+  const workers = await embedVectors.startEmbedWorkers(boss, db.sql, embedder, log, config.embedding.batch, (e) => (failure = e))
+  const vbar = process.stdout.isTTY
+    ? new cliProgress.SingleBar({ format: 'vectors |{bar}| {percentage}% | {value}/{total} jobs | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
+    : null
+  vbar?.start(Math.max(queued, 1), 0, { rate: 0 })
+  let written = 0
+  try {
+    for (;;) {
+      const [pending, now] = await Promise.all([embedVectors.pendingBatches(boss), embeddingStatus(db.sql, model)])
+      written = now.done - before.done
+      vbar?.setTotal(Math.max(queued, written, 1))
+      vbar?.update(written, { rate: Math.round(written / Math.max((Date.now() - started) / 1000, 0.001)) })
+      if (pending === 0) break
+      if (failure instanceof EmbedderUnavailable) throw failure
+      await new Promise((r) => setTimeout(r, 500))
+    }
+  } finally {
+    vbar?.stop()
+    await workers.stop()
+  }
+  const seconds = (Date.now() - started) / 1000
+  const left = await embeddingStatus(db.sql, model)
+  console.log(
+    `vectors: ${written} jobs embedded in ${seconds.toFixed(1)} s (${Math.round(written / Math.max(seconds, 0.001))} jobs/s); ` +
+      `${left.live_pending} live jobs without a vector of this model`,
+  )
+  return left.live_pending === 0
+}
 
 let exitCode = 0
 try {
@@ -110,18 +166,13 @@ try {
     dryRun,
     batchSize,
     normalizeWorkers,
-    embedder,
-    embedBatch: config.embedding.batch,
+    queueVectors: vectors ? (tx, md5Hashes) => embedVectors.enqueueVectors(tx, vectors.boss, vectors.model, md5Hashes, config.embedding) : null,
     onRejected: (line, reason, { problems, record, text }) => {
       process.stderr.write(`line ${line}: ${reason}\n`)
       errors?.write(JSON.stringify({ line, problems, ...(record ? { record } : {}), ...(text !== undefined ? { text } : {}) }) + '\n')
     },
     onNormalized: report ? (batch) => report.add(batch) : undefined,
-    onEmbedError: (message) => {
-      bar?.stop()
-      process.stderr.write(`embedding: ${message}\n`)
-    },
-    onBatch: (s) => bar?.update(feed.bytes(), { postings: s.read, embedded: s.embedded, computed: s.embedded_by_model, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
+    onBatch: (s) => bar?.update(feed.bytes(), { postings: s.read, queued: s.queued_for_vectors, rate: Math.round(s.read / Math.max(s.seconds, 0.001)) }),
   })
   bar?.update(size)
   bar?.stop()
@@ -135,10 +186,13 @@ try {
     )
     console.log(
       embedder
-        ? `embedded ${summary.embedded} jobs with ${embedder.info.provider} ${embedder.info.model_name} (${summary.embedded_by_model} texts by the model, ` +
-            `the rest from the cache), not embedded ${summary.not_embedded}${summary.not_embedded ? ': run make embed once the model is available' : ''}`
+        ? `queued ${summary.queued_for_vectors} jobs for vectors of ${embedder.info.provider} ${embedder.info.model_name}` +
+            (values['wait-for-vectors'] ? '' : ': the running server and workers embed them in the background (npm run admin -- embeddings:status)')
         : `not embedded ${summary.not_embedded} (EMBEDDING_PROVIDER=none)`,
     )
+    if (values['wait-for-vectors'] && vectors && embedder && db) {
+      if (!(await waitForVectors(db, vectors.boss, embedder, vectors.model, summary.queued_for_vectors))) exitCode = 1
+    }
   }
   const reasons = Object.entries(summary.reject_reasons).sort((a, b) => b[1] - a[1])
   if (reasons.length) {
@@ -155,6 +209,7 @@ try {
   console.error(`ingest: ${(e as Error).message}`)
   exitCode = 1
 } finally {
+  await vectors?.boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await embedder?.close()
   await db?.close()
   if (errors) await new Promise((resolve) => errors.end(resolve))

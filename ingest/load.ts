@@ -140,15 +140,22 @@ function locationRows(jobId: string, p: Posting): LocationRow[] {
  * Writes a batch in one transaction. `written` holds the sources (sourceOf) earlier batches of
  * this run wrote; a posting of one of them, or of a source an earlier posting of this batch
  * wrote, is a duplicate and is skipped. Returns the counts and the sources this batch wrote,
- * which the caller adds to `written` once the transaction has committed.
+ * which the caller adds to `written` once the transaction has committed. `afterWrite` runs
+ * last in the same transaction with the batch's duplicate groups (md5_hash), so what it
+ * records (the jobs queued for vectors) commits with the batch or not at all.
  */
 export async function loadBatch(
   sql: Sql,
   postings: Posting[],
   seenAt: Date,
   written: ReadonlySet<string> = new Set(),
+  afterWrite?: (tx: Db, md5Hashes: string[]) => Promise<void>,
 ): Promise<BatchCounts & { sources: string[] }> {
-  return sql.begin((tx) => loadInTransaction(tx, postings, seenAt, written))
+  return sql.begin(async (tx) => {
+    const counts = await loadInTransaction(tx, postings, seenAt, written)
+    await afterWrite?.(tx, [...new Set(postings.map((p) => p.md5_hash))])
+    return counts
+  })
 }
 
 async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: ReadonlySet<string>): Promise<BatchCounts & { sources: string[] }> {

@@ -5,14 +5,17 @@
  * batch the database refuses is retried posting by posting, so one bad row costs only
  * itself. A dry run stops after normalizing: nothing is written or recorded.
  *
- * Each written batch's jobs that lack a vector of the embedder's model then get one
- * (embed/embed-jobs.ts). Embedding follows the write because a vector embeds the job
- * as stored: a posting that joins another board's job has that job's text. Postings
- * land whether or not they can be embedded: without an embedder, or once it reports
- * itself unavailable, the summary counts the jobs left without a vector, and
+ * Vectors: with `queueVectors` (make ingest, the default), the transaction that writes a
+ * batch also queues its jobs that lack a vector for the background embedding
+ * (jobs/embed-vectors.ts), so ingest never waits for the model. With `embedder`
+ * instead (the demo data, whose vectors are cached, and benchmarks), each written
+ * batch's jobs are embedded before the next is written (embed/embed-jobs.ts); once the
+ * embedder reports itself unavailable the rest land without vectors. Either way a
+ * vector embeds the job as stored: a posting that joins another board's job has that
+ * job's text. Without either, the summary counts the jobs left without a vector, and
  * `make embed` gives them one later.
  */
-import type { Sql } from '../sql/db.ts'
+import type { Db, Sql } from '../sql/db.ts'
 import { countUnembedded, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested, type RunCounts } from '../sql/postings.ts'
 import { refreshCompensationPercentiles } from '../sql/scores.ts'
@@ -38,6 +41,8 @@ export type Summary = RunCounts & {
   embedded_by_model: number
   /** jobs of this run left without a vector (of the embedder's model, when there is one) */
   not_embedded: number
+  /** jobs of this run queued for the background embedding (queueVectors) */
+  queued_for_vectors: number
   seconds: number
 }
 
@@ -52,7 +57,12 @@ export type IngestOptions = {
   /** worker threads normalizing (1) */
   normalizeWorkers?: number
   now?: Date
-  /** makes the vectors; without one, postings land with none */
+  /**
+   * queues a written batch's jobs that lack a vector, in the transaction that wrote them
+   * (enqueueVectors); returns how many it queued
+   */
+  queueVectors?: ((tx: Db, md5Hashes: string[]) => Promise<number>) | null
+  /** without queueVectors: makes the vectors of each written batch before the next; without either, postings land with none */
   embedder?: Embedder | null
   /** texts per model call (EMBEDDING_BATCH) */
   embedBatch?: number
@@ -127,7 +137,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   const batchSize = opts.batchSize ?? 500
   const summary: Summary = {
     read: 0, inserted: 0, updated: 0, duplicates: 0, unchanged: 0, rejected: 0, reject_reasons: {}, expired_on_arrival: 0, embedded: 0, embedded_by_model: 0,
-    not_embedded: 0, seconds: 0,
+    not_embedded: 0, queued_for_vectors: 0, seconds: 0,
   }
   // the sources this run has written (load.ts): a later line of one of them is a duplicate
   const written = new Set<string>()
@@ -142,6 +152,14 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     summary.rejected++
     for (const group of new Set(detail.problems.map(reasonGroup))) summary.reject_reasons[group] = (summary.reject_reasons[group] ?? 0) + 1
     opts.onRejected?.(line, reason, detail)
+  }
+  // the batch's writes, with the jobs its transaction queued for vectors once it has committed
+  const load = async (postings: Posting[]) => {
+    let queued = 0
+    const queue = opts.queueVectors
+    const counts = await loadBatch(db, postings, seenAt, written, queue ? async (tx, md5Hashes) => void (queued = await queue(tx, md5Hashes)) : undefined)
+    add(counts)
+    summary.queued_for_vectors += queued
   }
   const add = (c: BatchCounts & { sources: string[] }) => {
     summary.inserted += c.inserted
@@ -178,11 +196,11 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   }
   const write = async (batch: Normalized[]) => {
     try {
-      add(await loadBatch(db, batch.map((b) => b.posting), seenAt, written))
+      await load(batch.map((b) => b.posting))
     } catch {
       for (const { line, posting } of batch) {
         try {
-          add(await loadBatch(db, [posting], seenAt, written))
+          await load([posting])
         } catch (e) {
           const reason = `database refused it: ${(e as Error).message}`
           reject(line, reason, { problems: [reason] })
@@ -190,6 +208,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
       }
     }
     progress()
+    if (opts.queueVectors) return
     await embed([...new Set(batch.map((b) => b.posting.md5_hash))])
     progress()
   }

@@ -15,14 +15,21 @@ import { createMailer, notifyTask } from './notify.ts'
 import { scheduleQueue } from './schedule.ts'
 import { startTaskWorkers, TASK_QUEUES } from './tasks.ts'
 import { createQueues } from './boss.ts'
+import * as embedVectors from './embed-vectors.ts'
+import type { Embedder } from '../ingest/embed/embedder.ts'
 
 /**
- * `tasks`: run task workers in this process (the API's TASK_WORKERS_IN_API, or
- * `npm run worker`, which always does). Scheduled queues run in every process: each
- * instant is enqueued once whichever process claims it.
+ * `tasks`: run task workers and the background embedding in this process (the API's
+ * TASK_WORKERS_IN_API, or `npm run worker`, which always does); the embedding needs an
+ * `embedder`. Scheduled queues run in every process: each instant is enqueued once
+ * whichever process claims it.
  */
-export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: Config, { tasks = config.tasks.inProcess } = {}) {
+export async function startWorkers(
+  boss: PgBoss, sql: Sql, log: Logger, config: Config,
+  { tasks = config.tasks.inProcess, embedder = null }: { tasks?: boolean; embedder?: Embedder | null } = {},
+) {
   await createQueues(boss, sql, [
+    { ...embedVectors.options, name: embedVectors.queue },
     { ...expire.options, name: expire.queue },
     { ...rollPeriods.options, name: rollPeriods.queue },
     { ...filesCleanup.options, name: filesCleanup.queue },
@@ -58,10 +65,12 @@ export async function startWorkers(boss: PgBoss, sql: Sql, log: Logger, config: 
         notify: async (taskId) => void (await notifyTask(sql, mailer, taskId, { publicUrl: config.publicUrl })),
       })
     : null
+  const embedding = tasks && embedder ? await embedVectors.startEmbedWorkers(boss, sql, embedder, log, config.embedding.batch) : null
   return {
     stop: async () => {
       await Promise.all(schedules.map((s) => s.stop()))
       await workers?.stop()
+      await embedding?.stop()
       mailer.close()
     },
   }

@@ -1,5 +1,6 @@
 /**
- * `npm run worker`: a process that only works on tasks (exports), for scale-out beside
+ * `npm run worker`: a process that only works on tasks (exports) and the background
+ * embedding of new postings (jobs/embed-vectors.ts), for scale-out beside
  * the API servers; any number may run. It works on DATABASE_URL, or on the embedded
  * database a running server owns in DATA_DIR. It runs the scheduled queues too, which
  * are enqueued once per instant whichever process claims them.
@@ -9,6 +10,7 @@ import { createBoss } from './boss.ts'
 import { startWorkers } from './index.ts'
 import { loadConfig } from '../sql/config.ts'
 import { openDatabase } from '../sql/db.ts'
+import { createEmbedder } from '../ingest/embed/create.ts'
 import { migrate } from '../sql/migrate.ts'
 
 const config = loadConfig()
@@ -17,7 +19,8 @@ const db = await openDatabase(config)
 await migrate(db.sql)
 const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
 await boss.start()
-const workers = await startWorkers(boss, db.sql, log, config, { tasks: true })
+const embedder = createEmbedder(config.embedding)
+const workers = await startWorkers(boss, db.sql, log, config, { tasks: true, embedder })
 log.info({ concurrency: config.tasks.concurrency, pid: process.pid }, 'task worker ready')
 
 let stopping = false
@@ -27,6 +30,7 @@ async function shutdown(signal: string) {
   log.info({ signal }, 'worker stopping; tasks in progress finish first')
   await workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {})
+  await embedder?.close()
   await db.close()
   process.exit(0)
 }

@@ -126,6 +126,8 @@ function embeddingConfig(env: NodeJS.ProcessEnv, dataDir: string) {
     batch: inRange(env, 'EMBEDDING_BATCH', 32, 1, 512),
     /** use: worker threads running the model (each about 300 MB), started as work queues up */
     threads: inRange(env, 'EMBEDDING_THREADS', Math.min(2, os.availableParallelism()), 1, 64),
+    /** a queued batch of postings to embed not finished after this long is taken for dead (its worker died) and retried (jobs/embed-vectors.ts) */
+    expireSeconds: inRange(env, 'EMBED_EXPIRE_SECONDS', 300, 1, 86_400),
   }
 }
 

@@ -82,13 +82,15 @@ export type JobTextRow = {
   description: string
 }
 
-/**
- * Jobs whose vector is missing or from another model than `model`: those of the given
- * duplicate groups (an ingest batch's md5_hash values), or a page after job id
- * `after` in id order (`make embed`).
- */
-export async function listJobsToEmbed(db: Db, model: number, where: { md5Hashes: string[] } | { after: string; limit: number }) {
-  const scope = 'md5Hashes' in where ? db`and j.md5_hash = any(${where.md5Hashes})` : db`and j.id > ${where.after}::bigint`
+/** Which jobs listJobsToEmbed looks at: an ingest batch's duplicate groups, the ids of a queued batch, or a page in id order (`make embed`). */
+export type EmbedScope = { md5Hashes: string[] } | { ids: string[] } | { after: string; limit: number }
+
+/** Jobs whose vector is missing or from another model than `model`, within the scope, in id order. */
+export async function listJobsToEmbed(db: Db, model: number, where: EmbedScope) {
+  const scope =
+    'md5Hashes' in where ? db`and j.md5_hash = any(${where.md5Hashes})`
+    : 'ids' in where ? db`and j.id = any(${where.ids}::bigint[])`
+    : db`and j.id > ${where.after}::bigint`
   return db<JobTextRow[]>`
     select j.id::text, j.updated_at::text as version, j.job_title, c.name as company, j.locations, j.location_type,
       j.remote_countries, j.skills, j.technologies, j.job_categories, j.description
@@ -97,6 +99,45 @@ export async function listJobsToEmbed(db: Db, model: number, where: { md5Hashes:
     where j.embedding_model is distinct from ${model} ${scope}
     order by j.id
     ${'limit' in where ? db`limit ${where.limit}` : db``}`
+}
+
+/** The ids of these duplicate groups' jobs whose vector is missing or from another model than `model`. */
+export async function listJobIdsToEmbed(db: Db, model: number, md5Hashes: string[]) {
+  if (md5Hashes.length === 0) return []
+  const rows = await db<{ id: string }[]>`
+    select id::text from jobs where md5_hash = any(${md5Hashes}) and embedding_model is distinct from ${model} order by id`
+  return rows.map((r) => r.id)
+}
+
+/**
+ * The live jobs still waiting for a vector of `model` (none yet, or another model's):
+ * what vector search cannot find until the background embedding reaches them.
+ * Counted through jobs_embedding_model_idx (live jobs by model).
+ */
+export async function countLiveWithoutVector(db: Db, model: number) {
+  const [{ n }] = await db<{ n: number }[]>`
+    select count(*)::int as n from jobs
+    where not expired and (embedding_model is null or embedding_model < ${model} or embedding_model > ${model})`
+  return n
+}
+
+export type EmbeddingStatus = { live: number; live_pending: number; done: number; pending: number; last_minute: number; last_5_minutes: number }
+
+/**
+ * The background embedding's state for `model` (admin embeddings:status): live jobs and
+ * those of them without its vector; every job with and without it; the vectors written
+ * in the last minute and the last five.
+ */
+export async function embeddingStatus(db: Db, model: number): Promise<EmbeddingStatus> {
+  const [row] = await db<EmbeddingStatus[]>`
+    select count(*) filter (where not expired)::int as live,
+      count(*) filter (where not expired and embedding_model is distinct from ${model})::int as live_pending,
+      count(*) filter (where embedding_model = ${model})::int as done,
+      count(*) filter (where embedding_model is distinct from ${model})::int as pending,
+      count(*) filter (where embedded_at > now() - interval '1 minute' and embedding_model = ${model})::int as last_minute,
+      count(*) filter (where embedded_at > now() - interval '5 minutes' and embedding_model = ${model})::int as last_5_minutes
+    from jobs`
+  return row
 }
 
 /** How many of these duplicate groups' jobs have no vector. */
@@ -136,7 +177,7 @@ export async function insertCachedEmbeddings(db: Db, model: number, rows: { sha:
 export async function updateJobEmbeddingsFromCache(db: Db, model: number, jobs: { id: string; version: string; sha: string }[]) {
   if (jobs.length === 0) return []
   const rows = await db<{ id: string }[]>`
-    update jobs j set embedding = c.embedding, embedding_model = ${model}
+    update jobs j set embedding = c.embedding, embedding_model = ${model}, embedded_at = now()
     from unnest(${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.version)}::text[], ${jobs.map((j) => j.sha)}::text[]) as t (id, version, sha)
     join embedding_cache c on c.model_id = ${model} and c.text_sha256 = decode(t.sha, 'hex')
     where j.id = t.id and j.updated_at = t.version::timestamptz

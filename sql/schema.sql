@@ -619,6 +619,7 @@ CREATE TABLE public.jobs (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     embedding_model integer,
     expired_at timestamp with time zone,
+    embedded_at timestamp with time zone,
     CONSTRAINT jobs_embedding_model_check CHECK (((embedding_model IS NULL) OR (embedding IS NOT NULL))),
     CONSTRAINT jobs_experience_level_check CHECK ((experience_level = ANY (ARRAY['Entry'::text, 'Junior'::text, 'Mid'::text, 'Senior'::text, 'Executive'::text]))),
     CONSTRAINT jobs_expired_at_check CHECK ((expired = (expired_at IS NOT NULL))),

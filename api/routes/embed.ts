@@ -33,7 +33,7 @@ export function embedRoutes(embedder: Embedder | undefined) {
     const texts = body.texts ?? [body.text!]
     let vectors: number[][]
     try {
-      vectors = await embedder.embed(texts)
+      vectors = await embedder.embed(texts, { urgent: true })
     } catch (e) {
       if (e instanceof EmbedderUnavailable) throw unavailable(e.message)
       throw e

@@ -7,6 +7,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
 import type { Sql } from '../../sql/db.ts'
+import { countLiveWithoutVector } from '../../sql/embeddings.ts'
 import { searchJobs } from '../../sql/search.ts'
 import { NEURAL_DEPTH, neuralSearch, vectorSearch, type NeuralSearchResult, type VectorSearchResult } from '../../sql/vector-search.ts'
 import { errors } from '../errors.ts'
@@ -38,18 +39,22 @@ const neuralMost = (ctx: Context) => {
   return positive(b.limit) ?? positive(lexical.limit) ?? 10
 }
 
-function vsearchResponse(result: VectorSearchResult, offset: number, limit: number) {
+/** The response's meta: live jobs the background embedding has not reached yet (null without a vector). */
+type Backlog = { jobs_without_vector: number | null }
+
+function vsearchResponse(result: VectorSearchResult, offset: number, limit: number, meta: Backlog) {
   return {
     jobs: result.jobs,
     company_count: result.companies,
     ...pageEnvelope(result.total, Math.floor(offset / limit) + 1, limit),
     offset,
+    meta,
   }
 }
 
 type Ranked = NeuralSearchResult['jobs'][number]
 
-function neuralResponse(ranking: 'rrf' | 'vector' | 'lexical', jobs: Ranked[], total: number, page: number, limit: number) {
+function neuralResponse(ranking: 'rrf' | 'vector' | 'lexical', jobs: Ranked[], total: number, page: number, limit: number, meta: Backlog) {
   return {
     jobs: jobs.map(({ vector_score, vector_rank, text_score, text_rank, fused_score, ...job }, i) => ({
       ...job,
@@ -57,8 +62,12 @@ function neuralResponse(ranking: 'rrf' | 'vector' | 'lexical', jobs: Ranked[], t
       meta: { ranking, position: (page - 1) * limit + i + 1, vector_rank, text_rank, text_score, fused_score },
     })),
     ...pageEnvelope(total, page, limit),
+    meta,
   }
 }
+
+/** How many live jobs lack a vector of `model`, counted beside the search rather than after it. */
+const backlog = async (sql: Sql, model: number): Promise<Backlog> => ({ jobs_without_vector: await countLiveWithoutVector(sql, model) })
 
 export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
   const router = new Router({ prefix: '/v2/jobs' })
@@ -71,9 +80,9 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     const { vector, model } = await queryVector(sql, embedder, ctx.state.account.id, sources)
     const slice = vsearchSlice(body)
     const query = { vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined }
-    const result = await vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice)
+    const [result, meta] = await Promise.all([vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), backlog(sql, model)])
     if (result.nearest === 0) await assertModelStored(sql, model)
-    ctx.body = vsearchResponse(result, slice.offset, slice.limit)
+    ctx.body = vsearchResponse(result, slice.offset, slice.limit, meta)
   })
 
   router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true }), async (ctx) => {
@@ -95,14 +104,14 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
         text_rank: ranked && page.sortBy === 'relevance' ? slice.offset + i + 1 : null,
         fused_score: null,
       }))
-      ctx.body = neuralResponse('lexical', jobs, Math.min(result.total, NEURAL_DEPTH), slice.page, slice.limit)
+      ctx.body = neuralResponse('lexical', jobs, Math.min(result.total, NEURAL_DEPTH), slice.page, slice.limit, { jobs_without_vector: null })
       return
     }
     const { vector, model } = await queryVector(sql, embedder, accountId, sources)
     const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold }
-    const result = await neuralSearch(sql, query, filters, slice)
+    const [result, meta] = await Promise.all([neuralSearch(sql, query, filters, slice), backlog(sql, model)])
     if (result.nearest === 0) await assertModelStored(sql, model)
-    ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit)
+    ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit, meta)
   })
 
   return router

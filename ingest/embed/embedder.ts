@@ -14,8 +14,12 @@ export type ModelInfo = { provider: EmbeddingProvider; model_name: string; model
 
 export interface Embedder {
   readonly info: ModelInfo
-  /** unit-length EMBEDDING_DIM-number vectors, one per text, in order; loads the model on first use */
-  embed(texts: string[]): Promise<number[][]>
+  /**
+   * unit-length EMBEDDING_DIM-number vectors, one per text, in order; loads the model on
+   * first use. `urgent` (a query someone waits for) goes before the background's batches
+   * where the provider queues them.
+   */
+  embed(texts: string[], opts?: { urgent?: boolean }): Promise<number[][]>
   /** frees the model, if it holds one */
   close(): Promise<void>
   /** how many embed() calls it serves at once (worker threads, concurrent requests); 1 when absent */

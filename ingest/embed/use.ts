@@ -42,10 +42,14 @@ export class UseEmbedder implements Embedder {
     this.batch = batch
   }
 
-  async embed(texts: string[]): Promise<number[][]> {
+  async embed(texts: string[], { urgent = false } = {}): Promise<number[][]> {
     if (this.closed) throw new Error('the embedder is closed')
     const cut = texts.map((t) => (t.length > MAX_CHARS ? t.slice(0, MAX_CHARS) : t))
-    const parts = batches(cut, this.batch).map((b) => new Promise<number[][]>((resolve, reject) => this.queue.push({ texts: b, resolve, reject })))
+    const jobs: Job[] = []
+    const parts = batches(cut, this.batch).map((b) => new Promise<number[][]>((resolve, reject) => jobs.push({ texts: b, resolve, reject })))
+    // a query waits for the batches already running, never for the background's queued ones
+    if (urgent) this.queue.unshift(...jobs)
+    else this.queue.push(...jobs)
     this.dispatch()
     return (await Promise.all(parts)).flat()
   }

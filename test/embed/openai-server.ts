@@ -2,7 +2,8 @@
  * A real HTTP server speaking the OpenAI embeddings API (POST /v1/embeddings), for
  * the openai provider's tests: the SDK talks to it over a socket as it would to any
  * compatible endpoint. Each text's vector is derived from its sha256, so it is
- * deterministic and different texts differ. Every request is recorded.
+ * deterministic and different texts differ. Every request is recorded; while `hold` is
+ * set, none is answered.
  */
 import { createHash } from 'node:crypto'
 import http from 'node:http'
@@ -17,6 +18,8 @@ export type FakeOpenAI = {
   failWith: number | null
   /** numbers per vector regardless of `dimensions`, as servers that ignore it do */
   fixedDims: number | null
+  /** records requests but never answers them, as a model that hangs, while set */
+  hold: boolean
   close: () => Promise<void>
 }
 
@@ -31,7 +34,7 @@ export function vectorOf(text: string, dims: number): number[] {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const fake: FakeOpenAI = { url: '', requests: [], failWith: null, fixedDims: null, close: async () => {} }
+  const fake: FakeOpenAI = { url: '', requests: [], failWith: null, fixedDims: null, hold: false, close: async () => {} }
   const server = http.createServer((req, res) => {
     let body = ''
     req.on('data', (c) => (body += c))
@@ -44,6 +47,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const parsed = JSON.parse(body) as Omit<EmbeddingsRequest, 'authorization'> & { input: string | string[] }
       const input = typeof parsed.input === 'string' ? [parsed.input] : parsed.input
       fake.requests.push({ ...parsed, input, authorization: req.headers.authorization })
+      if (fake.hold) return
       if (fake.failWith) return send(fake.failWith, { error: { message: `failing with ${fake.failWith}`, type: 'server_error' } })
       const dims = fake.fixedDims ?? parsed.dimensions ?? 1536
       // answered out of order: clients must order by index
@@ -53,6 +57,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
-  fake.close = () => new Promise((resolve) => server.close(() => resolve()))
+  fake.close = () =>
+    new Promise((resolve) => {
+      server.close(() => resolve())
+      server.closeAllConnections() // held requests too
+    })
   return fake
 }

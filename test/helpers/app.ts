@@ -69,7 +69,7 @@ export async function startTestApp({
   if (tasks) {
     boss = createBoss(db.url, log, { maintenanceSeconds: fullConfig.tasks.maintenanceSeconds })
     await boss.start()
-    workers = await startWorkers(boss, db.sql, log, fullConfig)
+    workers = await startWorkers(boss, db.sql, log, fullConfig, { embedder })
   }
   const app = buildApp({ sql: db.sql, config: fullConfig, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
   const server = app.listen(0, '127.0.0.1')

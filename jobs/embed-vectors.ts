@@ -1,0 +1,67 @@
+/**
+ * Vectors in the background. Ingest writes postings at its own speed and, in the
+ * transaction that writes a batch, queues the ids of the batch's jobs that lack a
+ * vector of the configured model, as pg-boss jobs of JOB_SIZE ids (enqueueVectors).
+ * Every API and worker process with an embedding model works the queue: a job embeds
+ * those of its postings that still lack the model's vector (the cache first, then the
+ * model: ingest/embed/embed-jobs.ts) and writes them.
+ *
+ * Nothing is lost on a crash: a batch queued is a batch written, and a worker that dies
+ * leaves its job active until its expiry (EMBED_EXPIRE_SECONDS), when pg-boss's
+ * maintenance retries it elsewhere; the texts the dead worker had cached are not
+ * embedded again. A model that cannot run fails the job, retried with backoff.
+ */
+import type PgBoss from 'pg-boss'
+import type { Logger } from 'pino'
+import { embedJobs } from '../ingest/embed/embed-jobs.ts'
+import { batches, type Embedder } from '../ingest/embed/embedder.ts'
+import { bossDb } from '../sql/boss-db.ts'
+import type { Db, Sql } from '../sql/db.ts'
+import { listJobIdsToEmbed, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
+
+export const queue = 'jobs.embed'
+/** retried for about a day with backoff: a model or endpoint that is down for a while catches up when it is back */
+export const options: PgBoss.Queue = { name: queue, retryLimit: 12, retryDelay: 30, retryBackoff: true }
+
+/** Jobs per queued batch: about a second of the default model's time on two cores. */
+export const JOB_SIZE = 64
+
+type EmbedJob = { ids: string[] }
+
+/** Queues the jobs of these duplicate groups that lack a vector of `model`, inside `tx`; returns how many. */
+export async function enqueueVectors(tx: Db, boss: PgBoss, model: number, md5Hashes: string[], { expireSeconds }: { expireSeconds: number }) {
+  const ids = await listJobIdsToEmbed(tx, model, md5Hashes)
+  if (ids.length === 0) return 0
+  for (const b of batches(ids, JOB_SIZE)) await boss.send(queue, { ids: b } satisfies EmbedJob, { db: bossDb(tx), expireInSeconds: expireSeconds })
+  return ids.length
+}
+
+/** Embeds a queued batch's jobs that still lack the model's vector; throws when the model failed, so pg-boss retries. */
+export const handler =
+  (sql: Sql, embedder: Embedder, log: Logger, batch: number, onFailure?: (error: unknown) => void) =>
+  async ([job]: PgBoss.Job<EmbedJob>[]) => {
+    const model = await modelId(sql, embedder.info)
+    const rows = await listJobsToEmbed(sql, model, { ids: job.data.ids })
+    const counts = await embedJobs(sql, embedder, model, rows, { batch })
+    if (counts.error) {
+      log.warn({ job_id: job.id, err: { message: (counts.error as Error).message ?? String(counts.error) }, written: counts.written }, 'background embedding failed; retried later')
+      onFailure?.(counts.error)
+      throw counts.error
+    }
+    return { queued: job.data.ids.length, written: counts.written, computed: counts.computed }
+  }
+
+/**
+ * Works the queue in this process: as many batches at once as the model runs in
+ * parallel, so one writes while another embeds. `onFailure` hears each failed batch.
+ */
+export async function startEmbedWorkers(boss: PgBoss, sql: Sql, embedder: Embedder, log: Logger, batch: number, onFailure?: (error: unknown) => void) {
+  const ids: string[] = []
+  for (let i = 0; i < Math.max(1, embedder.parallelism ?? 1); i++) {
+    ids.push(await boss.work<EmbedJob>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler(sql, embedder, log, batch, onFailure)))
+  }
+  return { stop: () => Promise.all(ids.map((id) => boss.offWork(id))).then(() => {}) }
+}
+
+/** Batches queued, retrying or being embedded (every process's). */
+export const pendingBatches = (boss: PgBoss) => boss.getQueueSize(queue, { before: 'completed' })
