@@ -60,7 +60,7 @@ export async function startEmbedWorkers(boss: PgBoss, sql: Sql, embedder: Embedd
   for (let i = 0; i < Math.max(1, embedder.parallelism ?? 1); i++) {
     ids.push(await boss.work<EmbedJob>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler(sql, embedder, log, batch, onFailure)))
   }
-  return { stop: () => Promise.all(ids.map((id) => boss.offWork(id))).then(() => {}) }
+  return { stop: () => Promise.all(ids.map((id) => boss.offWork({ id }))).then(() => {}) }
 }
 
 /** Batches queued, retrying or being embedded (every process's). */

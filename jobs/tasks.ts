@@ -132,7 +132,7 @@ export async function startTaskWorkers(deps: TaskWorkerDeps) {
     }),
   )
   ids.push(await boss.work<{ task_id: string }>(NOTIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => deps.notify(job.data.task_id)))
-  return { stop: () => Promise.all(ids.map((id) => boss.offWork(id))) }
+  return { stop: () => Promise.all(ids.map((id) => boss.offWork({ id }))) }
 }
 
 /** Enqueues the task's notification in `tx` when the task asked for one. */

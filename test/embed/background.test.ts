@@ -12,7 +12,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { once } from 'node:events'
+import type { AddressInfo } from 'node:net'
 import pino from 'pino'
+import { buildApp } from '../../api/app.ts'
+import type { Embedder } from '../../ingest/embed/embedder.ts'
+import { loadConfig } from '../../sql/config.ts'
+import { createAccountWithKey } from '../helpers/factories.ts'
 import { createBoss, createQueues } from '../../jobs/boss.ts'
 import * as embedVectors from '../../jobs/embed-vectors.ts'
 import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
@@ -120,7 +126,43 @@ test.serial('make ingest returns without waiting for the model; background worke
   const again = await cli(t, 'ingest/cli.ts', [feed(t, 150, 7)])
   t.regex(again.stdout, /^queued 0 jobs for vectors/m)
   t.is(allTexts(fake).length, texts.length)
+
+  // new postings wait for their vectors: searches say how many live jobs they cannot find yet
+  await workers.stop()
+  fake.hold = true
+  const more = await cli(t, 'ingest/cli.ts', [feed(t, 40, 8)])
+  t.is(more.code, 0, more.stderr)
+  const [{ waiting }] = await db.sql<{ waiting: number }[]>`select count(*)::int as waiting from jobs where not expired and embedding is null`
+  t.true(waiting > 0, more.stdout)
+  const api = await serve(db, embedder)
+  t.teardown(api.close)
+  const [{ id }] = await db.sql<{ id: string }[]>`select id::text from jobs where embedding is not null and not expired limit 1`
+  const vsearch = await api.post('/v2/jobs/vsearch', { search_type: 'job', job_id: id })
+  t.is(vsearch.status, 200)
+  t.deepEqual((await vsearch.json()).meta, { jobs_without_vector: waiting })
+  const neural = await api.post('/v2/jobs/neural-search', { vector: { job_ids: [id] } })
+  t.deepEqual((await neural.json()).meta, { jobs_without_vector: waiting })
+  const lexical = await api.post('/v2/jobs/neural-search', { lexical: { job_titles: ['engineer'] } })
+  t.deepEqual((await lexical.json()).meta, { jobs_without_vector: null }, 'no vector compared')
 })
+
+/** The API on the test's database, with a key of a plan that has every feature. */
+async function serve(db: TestDb, embedder: Embedder) {
+  const app = buildApp({ sql: db.sql, config: loadConfig(), log: pino({ level: 'silent' }), embedder })
+  const server = app.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const { key } = await createAccountWithKey(db.sql, 'scale')
+  return {
+    post: (route: string, body: unknown) =>
+      fetch(base + route, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) }),
+    close: async () => {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await app.context.admission!.close()
+    },
+  }
+}
 
 test.serial('a worker killed in the middle of a batch leaves it to another, which embeds every job', async (t) => {
   const { db, fake } = t.context
