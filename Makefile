@@ -29,9 +29,10 @@ migrate: node_modules
 schema: node_modules
 	bash sql/dump-schema.sh
 
+## make ingest FILE=postings.jsonl [WAIT_FOR_VECTORS=1] [ARGS='--format nhs-jobs ...']
 ingest: node_modules
-	@test -n "$(FILE)" || { echo "usage: make ingest FILE=path/to/postings.jsonl"; exit 2; }
-	npm run --silent ingest -- "$(FILE)"
+	@test -n "$(FILE)" || { echo "usage: make ingest FILE=path/to/postings.jsonl [WAIT_FOR_VECTORS=1] [ARGS='...']"; exit 2; }
+	npm run --silent ingest -- "$(FILE)" $(if $(WAIT_FOR_VECTORS),--wait-for-vectors) $(ARGS)
 
 ## Company profiles on their own: creates or updates companies by slug
 ingest-companies: node_modules

@@ -17,7 +17,7 @@ import { embedJobs } from '../ingest/embed/embed-jobs.ts'
 import { batches, type Embedder } from '../ingest/embed/embedder.ts'
 import { bossDb } from '../sql/boss-db.ts'
 import type { Db, Sql } from '../sql/db.ts'
-import { listJobIdsToEmbed, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
+import { listJobIdsToEmbed, listJobsToEmbed, listLiveJobIdsToEmbed, modelId } from '../sql/embeddings.ts'
 
 export const queue = 'jobs.embed'
 /** retried for about a day with backoff: a model or endpoint that is down for a while catches up when it is back */
@@ -33,6 +33,20 @@ export async function enqueueVectors(tx: Db, boss: PgBoss, model: number, md5Has
   const ids = await listJobIdsToEmbed(tx, model, md5Hashes)
   if (ids.length === 0) return 0
   for (const b of batches(ids, JOB_SIZE)) await boss.send(queue, { ids: b } satisfies EmbedJob, { db: bossDb(tx), expireInSeconds: expireSeconds })
+  return ids.length
+}
+
+/**
+ * At a process's start, with an empty queue: queues every live job that lacks a vector
+ * of the model, in id order. This is how the backlog is found that no ingest queued: a
+ * change of model (EMBEDDING_PROVIDER, EMBEDDING_MODEL), a migration that dropped the
+ * vectors of an old text recipe, postings ingested with EMBEDDING_PROVIDER=none or while
+ * the queue's batches kept failing. Returns how many it queued.
+ */
+export async function queueBacklog(boss: PgBoss, sql: Sql, model: number, { expireSeconds }: { expireSeconds: number }) {
+  if ((await pendingBatches(boss)) > 0) return 0
+  const ids = await listLiveJobIdsToEmbed(sql, model)
+  for (const b of batches(ids, JOB_SIZE)) await boss.send(queue, { ids: b } satisfies EmbedJob, { expireInSeconds: expireSeconds })
   return ids.length
 }
 

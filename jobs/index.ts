@@ -17,6 +17,7 @@ import { startTaskWorkers, TASK_QUEUES } from './tasks.ts'
 import { createQueues } from './boss.ts'
 import * as embedVectors from './embed-vectors.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
+import { modelId } from '../sql/embeddings.ts'
 
 /**
  * `tasks`: run task workers and the background embedding in this process (the API's
@@ -65,7 +66,12 @@ export async function startWorkers(
         notify: async (taskId) => void (await notifyTask(sql, mailer, taskId, { publicUrl: config.publicUrl })),
       })
     : null
-  const embedding = tasks && embedder ? await embedVectors.startEmbedWorkers(boss, sql, embedder, log, config.embedding.batch) : null
+  let embedding: Awaited<ReturnType<typeof embedVectors.startEmbedWorkers>> | null = null
+  if (tasks && embedder) {
+    const queued = await embedVectors.queueBacklog(boss, sql, await modelId(sql, embedder.info), config.embedding)
+    if (queued) log.info({ queued, model: embedder.info }, 'live jobs without a vector of the model queued for the background embedding')
+    embedding = await embedVectors.startEmbedWorkers(boss, sql, embedder, log, config.embedding.batch)
+  }
   return {
     stop: async () => {
       await Promise.all(schedules.map((s) => s.stop()))

@@ -109,6 +109,15 @@ export async function listJobIdsToEmbed(db: Db, model: number, md5Hashes: string
   return rows.map((r) => r.id)
 }
 
+/** The ids of every live job whose vector is missing or from another model than `model`, in id order. */
+export async function listLiveJobIdsToEmbed(db: Db, model: number) {
+  const rows = await db<{ id: string }[]>`
+    select id::text from jobs
+    where not expired and (embedding_model is null or embedding_model < ${model} or embedding_model > ${model})
+    order by id`
+  return rows.map((r) => r.id)
+}
+
 /**
  * The live jobs still waiting for a vector of `model` (none yet, or another model's):
  * what vector search cannot find until the background embedding reaches them.

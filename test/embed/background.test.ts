@@ -202,3 +202,24 @@ test.serial('make ingest --wait-for-vectors works the queue itself and returns o
   t.regex(r.stdout, new RegExp(`^vectors: ${landed} jobs embedded in [\\d.]+ s \\(\\d+ jobs/s\\); 0 live jobs without a vector of this model$`, 'm'))
   t.is(await jobsWithoutVector(t.context.db), 0)
 })
+
+test.serial('a process that starts with an empty queue queues the live jobs no ingest queued (another model, EMBEDDING_PROVIDER=none before)', async (t) => {
+  const { db, fake } = t.context
+  const r = await cli(t, 'ingest/cli.ts', [feed(t, 60, 17)], { EMBEDDING_PROVIDER: 'none' })
+  t.regex(r.stdout, /^not embedded \d+ \(EMBEDDING_PROVIDER=none\)$/m)
+  const [{ live }] = await db.sql<{ live: number }[]>`select count(*)::int as live from jobs where not expired`
+  const log = pino({ level: 'silent' })
+  const boss = createBoss(db.url, log, { maintenanceSeconds: 1 })
+  await boss.start()
+  t.teardown(() => boss.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => {}))
+  await createQueues(boss, db.sql, [{ ...embedVectors.options, name: embedVectors.queue }])
+  const model = await modelId(db.sql, info)
+  t.is(await embedVectors.queueBacklog(boss, db.sql, model, { expireSeconds: 60 }), live, 'the live jobs, not the expired ones')
+  t.is(await embedVectors.queueBacklog(boss, db.sql, model, { expireSeconds: 60 }), 0, 'a queue with batches in it is left alone')
+  const embedder = new OpenAIEmbedder({ baseUrl: fake.url, apiKey: 'sk-test', model: MODEL, batch: 16, modelVersion: null })
+  const workers = await embedVectors.startEmbedWorkers(boss, db.sql, embedder, log, 16)
+  t.teardown(() => workers.stop())
+  await until('every live vector', async () => (await countLiveWithoutVector(db.sql, model)) === 0)
+  const texts = allTexts(fake)
+  t.is(new Set(texts).size, texts.length)
+})
