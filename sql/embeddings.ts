@@ -177,18 +177,24 @@ export async function insertCachedEmbeddings(db: Db, model: number, rows: { sha:
 }
 
 /**
- * Gives each job the cached vector of its text's hash, and the model, in one
- * statement. A job rewritten since it was read (its updated_at moved on) is left for
- * the next run: its text is no longer the one hashed. Returns the ids written.
- * Versions travel as text: the driver would send a timestamptz parameter through a
- * JavaScript Date, which drops the microseconds.
+ * Gives each job the normalized sum of the cached vectors of its two texts (its title's
+ * and its body's: ingest/embed/job-text.ts), and the model, in one statement; a job
+ * whose texts are not both cached is left out. The sum of two unit vectors points
+ * halfway between them, so a query's cosine with it weighs the title and the body alike.
+ * A job rewritten since it was read (its updated_at moved on) is left for the next run:
+ * its texts are no longer the ones hashed. Returns the ids written. Versions travel as
+ * text: the driver would send a timestamptz parameter through a JavaScript Date, which
+ * drops the microseconds.
  */
-export async function updateJobEmbeddingsFromCache(db: Db, model: number, jobs: { id: string; version: string; sha: string }[]) {
+export async function updateJobEmbeddingsFromCache(db: Db, model: number, jobs: { id: string; version: string; title: string; body: string }[]) {
   if (jobs.length === 0) return []
   const rows = await db<{ id: string }[]>`
-    update jobs j set embedding = c.embedding, embedding_model = ${model}, embedded_at = now()
-    from unnest(${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.version)}::text[], ${jobs.map((j) => j.sha)}::text[]) as t (id, version, sha)
-    join embedding_cache c on c.model_id = ${model} and c.text_sha256 = decode(t.sha, 'hex')
+    update jobs j set embedding = l2_normalize(ct.embedding + cb.embedding), embedding_model = ${model}, embedded_at = now()
+    from unnest(
+      ${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.version)}::text[], ${jobs.map((j) => j.title)}::text[], ${jobs.map((j) => j.body)}::text[]
+    ) as t (id, version, title, body)
+    join embedding_cache ct on ct.model_id = ${model} and ct.text_sha256 = decode(t.title, 'hex')
+    join embedding_cache cb on cb.model_id = ${model} and cb.text_sha256 = decode(t.body, 'hex')
     where j.id = t.id and j.updated_at = t.version::timestamptz
     returning j.id::text`
   return rows.map((r) => r.id)

@@ -9,7 +9,7 @@ import type { Embedder } from '../../ingest/embed/embedder.ts'
 import type { Sql } from '../../sql/db.ts'
 import { countLiveWithoutVector } from '../../sql/embeddings.ts'
 import { searchJobs } from '../../sql/search.ts'
-import { NEURAL_DEPTH, neuralSearch, vectorSearch, type NeuralSearchResult, type VectorSearchResult } from '../../sql/vector-search.ts'
+import { NEURAL_DEPTH, neuralSearch, queryWords, vectorSearch, type NeuralSearchResult, type VectorSearchResult } from '../../sql/vector-search.ts'
 import { errors } from '../errors.ts'
 import { jsonBody } from '../middleware/body.ts'
 import { keyed } from '../middleware/keyed.ts'
@@ -79,7 +79,10 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     const sources = vsearchSources(type, body)
     const { vector, model } = await queryVector(sql, embedder, ctx.state.account.id, sources)
     const slice = vsearchSlice(body)
-    const query = { vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined }
+    const query = {
+      vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined,
+      words: sources.query ? queryWords(sources.query) : undefined,
+    }
     const [result, meta] = await Promise.all([vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), backlog(sql, model)])
     if (result.nearest === 0) await assertModelStored(sql, model)
     ctx.body = vsearchResponse(result, slice.offset, slice.limit, meta)
@@ -108,7 +111,7 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
       return
     }
     const { vector, model } = await queryVector(sql, embedder, accountId, sources)
-    const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold }
+    const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold, words: sources.query ? queryWords(sources.query) : undefined }
     const [result, meta] = await Promise.all([neuralSearch(sql, query, filters, slice), backlog(sql, model)])
     if (result.nearest === 0) await assertModelStored(sql, model)
     ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit, meta)

@@ -1,21 +1,22 @@
 /**
- * Gives stored jobs their vectors, for ingest (a batch's jobs, once written) and for
- * `make embed` (a page of the backlog):
- *   1. each job's text (job-text.ts) and its sha256;
+ * Gives stored jobs their vectors, for the background embedding (a queued batch), ingest
+ * with an inline embedder (the demo data) and `make embed` (a page of the backlog):
+ *   1. each job's two texts, its title and its body (job-text.ts), and their sha256;
  *   2. texts whose hash the cache holds for the model are not embedded again;
  *   3. the others are embedded once each, in batches of EMBEDDING_BATCH, as many at a
  *      time as the embedder serves, and cached as each batch returns, so a run that
  *      stops keeps what it made;
- *   4. one statement gives every job the cached vector of its text, unless the job was
- *      rewritten meanwhile (its new text is the next run's).
- * When the model fails, step 4 still runs for the texts embedded or cached before the
- * failure, and the failure is returned with the counts for the caller to report.
+ *   4. one statement gives every job the normalized sum of its two texts' cached
+ *      vectors, unless the job was rewritten meanwhile (its new texts are the next run's).
+ * When the model fails, step 4 still runs for the jobs whose texts were embedded or
+ * cached before the failure, and the failure is returned with the counts for the
+ * caller to report.
  */
 import { toSql } from 'pgvector'
 import type { Db } from '../../sql/db.ts'
 import { findCachedHashes, insertCachedEmbeddings, updateJobEmbeddingsFromCache, type JobTextRow } from '../../sql/embeddings.ts'
 import { batches, type Embedder } from './embedder.ts'
-import { jobText, textSha256 } from './job-text.ts'
+import { jobTexts, textSha256 } from './job-text.ts'
 
 export type EmbedCounts = {
   /** jobs given a vector */
@@ -34,16 +35,20 @@ export type EmbedOptions = {
 
 export async function embedJobs(db: Db, embedder: Embedder, model: number, rows: JobTextRow[], opts: EmbedOptions): Promise<EmbedCounts> {
   if (rows.length === 0) return { written: 0, computed: 0, error: null }
+  const texts = new Map<string, string>() // sha → text, each text once
   const jobs = rows.map((r) => {
-    const text = jobText(r)
-    return { id: r.id, version: r.version, text, sha: textSha256(text) }
+    const [title, body] = Object.values(jobTexts(r)).map((text) => {
+      const sha = textSha256(text)
+      texts.set(sha, text)
+      return sha
+    })
+    return { id: r.id, version: r.version, title, body }
   })
-  const cached = await findCachedHashes(db, model, [...new Set(jobs.map((j) => j.sha))])
-  const todo = new Map<string, string>() // sha → text, each text once
-  for (const j of jobs) if (!cached.has(j.sha)) todo.set(j.sha, j.text)
+  const cached = await findCachedHashes(db, model, [...texts.keys()])
+  const todo = [...texts].filter(([sha]) => !cached.has(sha))
   let computed = 0
   let error: unknown = null
-  await embedTexts(embedder, [...todo], opts, async (done) => {
+  await embedTexts(embedder, todo, opts, async (done) => {
     await insertCachedEmbeddings(db, model, done.map(([sha, vector]) => ({ sha, vector: toSql(vector) })))
     computed += done.length
   }).catch((e) => (error = e))

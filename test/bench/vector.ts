@@ -24,7 +24,7 @@ import { lexicalSearch, neuralSlice, vsearchFilters } from '../../api/vector-sea
 import { createEmbedder } from '../../ingest/embed/create.ts'
 import { embedJobs } from '../../ingest/embed/embed-jobs.ts'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
-import { jobText } from '../../ingest/embed/job-text.ts'
+import { jobTexts } from '../../ingest/embed/job-text.ts'
 import { ingest, type Summary } from '../../ingest/pipeline.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { createAccount, createKey } from '../../sql/accounts.ts'
@@ -263,8 +263,8 @@ for (let i = 0; i < 40; i++) {
 let t0 = performance.now()
 const textVectors = await embedder.embed(short)
 const shortRate = short.length / ((performance.now() - t0) / 1000)
-// the first 640 jobs' texts (model -1 is no model: every job is listed)
-const postingTexts = (await listJobsToEmbed(sql, -1, { after: '0', limit: 640 })).map(jobText)
+// the first 320 jobs' texts, title and body (model -1 is no model: every job is listed)
+const postingTexts = (await listJobsToEmbed(sql, -1, { after: '0', limit: 320 })).flatMap((j) => Object.values(jobTexts(j)))
 t0 = performance.now()
 await embedder.embed(postingTexts)
 const postingRate = postingTexts.length / ((performance.now() - t0) / 1000)

@@ -6,7 +6,7 @@
 import anyTest, { type TestFn } from 'ava'
 import { fromSql } from 'pgvector'
 import { embedJobs } from '../../ingest/embed/embed-jobs.ts'
-import { jobText } from '../../ingest/embed/job-text.ts'
+import { jobTexts } from '../../ingest/embed/job-text.ts'
 import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import { listJobsToEmbed, modelId, storedModels } from '../../sql/embeddings.ts'
@@ -44,10 +44,14 @@ test.serial('new postings are embedded in batches and the model recorded; unchan
   const first = await ingest(sql, readItems(postings), { source: 'embed-a', now, embedder, embedBatch: 5, onBatch: (s) => batches.push(s.embedded_by_model) })
   t.true(first.inserted > 0)
   t.is(first.embedded, first.inserted)
-  t.is(first.embedded_by_model, first.inserted)
+  // two texts a job, its title and its body, each embedded once however many jobs share it
+  const hashes = (await sql<{ md5_hash: string }[]>`select md5_hash from jobs where source_key = any(${postings.map((p) => p.source_id as string)})`).map((r) => r.md5_hash)
+  const distinct = new Set((await listJobsToEmbed(sql, -1, { md5Hashes: hashes })).flatMap((j) => Object.values(jobTexts(j))))
+  t.true(distinct.size > first.inserted)
+  t.is(first.embedded_by_model, distinct.size)
   t.is(first.not_embedded, 0)
-  t.is(embedder.texts, first.inserted)
-  t.true(embedder.calls >= Math.ceil(first.inserted / 5), 'batches of EMBEDDING_BATCH')
+  t.is(embedder.texts, distinct.size)
+  t.true(embedder.calls >= Math.ceil(distinct.size / 5), 'batches of EMBEDDING_BATCH')
   t.true(batches.includes(5), 'progress after each model batch')
 
   const model = await modelId(sql, embedder.info)
@@ -55,10 +59,12 @@ test.serial('new postings are embedded in batches and the model recorded; unchan
     select id::text, embedding::text, embedding_model, expired from jobs where source_key = any(${postings.map((p) => p.source_id as string)})`
   t.is(rows.length, first.inserted)
   t.true(rows.every((r) => r.embedding_model === model))
-  // the stored vector is the model's embedding of the job's text as stored
+  // the stored vector points halfway between the model's embeddings of the job's title and body as stored
   const [job] = await listJobsToEmbed(sql, -1, { md5Hashes: (await sql`select md5_hash from jobs where id = ${rows[0].id}`).map((r) => r.md5_hash) })
-  const [expected] = await testEmbedder().embed([jobText(job)])
-  t.true(dot(fromSql(rows[0].embedding) as number[], expected) > 0.99999)
+  const [title, body] = await testEmbedder().embed(Object.values(jobTexts(job)))
+  const sum = title.map((x, i) => x + body[i])
+  const norm = Math.hypot(...sum)
+  t.true(dot(fromSql(rows[0].embedding) as number[], sum.map((x) => x / norm)) > 0.99999)
   const stored = (await storedModels(sql)).find((m) => m.id === model)!
   t.deepEqual({ ...stored, jobs: undefined }, { id: model, ...embedder.info, jobs: undefined })
   t.true(stored.jobs >= rows.filter((r) => !r.expired).length)
@@ -67,7 +73,7 @@ test.serial('new postings are embedded in batches and the model recorded; unchan
   t.is(again.unchanged, postings.length)
   t.is(again.embedded, 0)
   t.is(again.not_embedded, 0)
-  t.is(embedder.texts, first.inserted, 'nothing embedded the second time')
+  t.is(embedder.texts, distinct.size, 'nothing embedded the second time')
 })
 
 test.serial('a changed text is embedded again, a text changed back comes from the cache, other changes keep the vector', async (t) => {
@@ -77,20 +83,21 @@ test.serial('a changed text is embedded again, a text changed back comes from th
   const edited = { ...original, description: '<p>Sourdough and rye breads for our bakery, early shifts.</p>' }
   const ingestOne = (raw: unknown) => ingest(sql, readItems([raw]), { source: 'cache', now, embedder })
 
-  t.like(await ingestOne(original), { inserted: 1, embedded: 1, embedded_by_model: 1 })
+  t.like(await ingestOne(original), { inserted: 1, embedded: 1, embedded_by_model: 2 })
   const [v1] = await vectorsOf(t, ['cache-1'])
+  // the title is unchanged and cached: only the body is embedded
   t.like(await ingestOne(edited), { updated: 1, embedded: 1, embedded_by_model: 1 })
   const [v2] = await vectorsOf(t, ['cache-1'])
   t.not(v2.embedding, v1.embedding)
   t.like(await ingestOne(original), { updated: 1, embedded: 1, embedded_by_model: 0 })
   const [v3] = await vectorsOf(t, ['cache-1'])
-  t.is(v3.embedding, v1.embedding, 'the cached vector of the original text')
-  t.is(embedder.texts, 2)
+  t.is(v3.embedding, v1.embedding, 'the cached vectors of the original texts')
+  t.is(embedder.texts, 3)
 
   // a salary is not part of the text: the job is rewritten and keeps its vector
   t.like(await ingestOne({ ...original, salary_range: { min: 50000, max: 60000, currency: 'EUR', period: 'yearly' } }), { updated: 1, embedded: 0, not_embedded: 0 })
   t.is((await vectorsOf(t, ['cache-1']))[0].embedding, v1.embedding)
-  t.is(embedder.texts, 2)
+  t.is(embedder.texts, 3)
 })
 
 test.serial('a rewrite of the text drops the vector in its own write: the row is written once', async (t) => {

@@ -141,6 +141,43 @@ async function appWith(t: { context: Ctx }, embedder: Embedder | undefined) {
   }
 }
 
+test('a query\'s words in a title count in the ranking: cosine + 0.3 × the share of the words; score stays the cosine', async (t) => {
+  // a model that puts every query on axis 0, where the fixtures' similarities are set by hand
+  const onAxis: Embedder = { info: testEmbedder().info, embed: async (texts) => texts.map(() => axis(0)), close: async () => {} }
+  const company = { name: 'Vector Words Co' }
+  const jobs: [string, number][] = [
+    ['Vector Words Software Engineer', 0.8],
+    ['Vector Words Product Manager', 0.6], // 0.6 + 0.3 × 2/2 = 0.9
+    ['Vector Words Product Owner', 0.1], // 0.1 + 0.3 × 1/2 = 0.25: far from the query, still found by its title
+    ['Vector Words Nurse', 0.3],
+    ...Array.from({ length: 12 }, (_, i): [string, number] => [`Vector Words Filler ${i}`, 0.5 - i * 0.01]),
+  ]
+  const ids = await seedPostings(t.context.db.sql, jobs.map(([job_title]) => ({ job_title, description: plain(job_title), company })), 'vsearch-words')
+  await setJobVectors(t.context.db.sql, jobs.map(([title, sim]): [string, number[]] => [ids.get(title)!, planar(sim)]))
+  const app = await appWith(t, onAxis)
+  try {
+    const res = await app.post('/v2/jobs/vsearch', { query: 'product manager', company_name: company.name, top_k: 20, limit: 20 })
+    t.is(res.status, 200)
+    const body = (await res.json()) as Page
+    const titles = body.jobs.map((j) => j.job_title)
+    t.deepEqual(titles.slice(0, 3), ['Vector Words Product Manager', 'Vector Words Software Engineer', 'Vector Words Filler 0'])
+    t.true(Math.abs(body.jobs[0].score - 0.6) < 1e-5, 'the cosine similarity')
+    t.true(titles.indexOf('Vector Words Product Owner') > titles.indexOf('Vector Words Nurse'), 'the owner (0.25) below the nurse (0.3)')
+    t.is(titles.length, jobs.length)
+    // stop words count for nothing: "the" and "for" change no title's share
+    const stop = (await (await app.post('/v2/jobs/vsearch', { query: 'the product manager for', company_name: company.name, top_k: 3 })).json()) as Page
+    t.deepEqual(stop.jobs.map((j) => j.job_title), titles.slice(0, 3))
+    // neural-search's vector list ranks alike
+    const neural = await app.post('/v2/jobs/neural-search', { vector: { query: 'product manager' }, lexical: { company_name: company.name }, limit: 3 })
+    t.deepEqual(((await neural.json()) as Page).jobs.map((j) => j.job_title), titles.slice(0, 3))
+    // a job's own vector has no words: similarity alone
+    const similar = await vsearch(t, { search_type: 'job', job_id: ids.get('Vector Words Software Engineer'), company_name: company.name, top_k: 2 })
+    t.deepEqual(similar.titles, ['Vector Words Product Manager', 'Vector Words Filler 0'])
+  } finally {
+    await app.close()
+  }
+})
+
 test('a query to embed without an embedding model is a 503; a failing model too; stored vectors still search', async (t) => {
   const failing: Embedder = {
     info: { provider: 'openai', model_name: 'unreachable', model_version: '1' },
@@ -355,7 +392,9 @@ test('top_k bounds the result set; score is the minimum similarity', async (t) =
   t.deepEqual(scored.titles, ['Vector Alpha Backend Engineer', 'Vector Bravo Data Scientist', 'Vector Charlie Nurse'])
   t.is(scored.body.total_count, 3)
   const none = await vsearch(t, { search_type: 'resume', artifact_id: id, score: 0.999 })
-  t.deepEqual(none.body, { jobs: [], total_count: 0, company_count: 0, page: 1, limit: 10, total_pages: 0, offset: 0 })
+  const { meta, ...page } = none.body as typeof none.body & { meta: { jobs_without_vector: number } }
+  t.deepEqual(page, { jobs: [], total_count: 0, company_count: 0, page: 1, limit: 10, total_pages: 0, offset: 0 })
+  t.true(Number.isInteger(meta.jobs_without_vector), 'how many live jobs wait for a vector')
 })
 
 test('paging within top_k: page with limit, or offset with limit, stable and without overlap', async (t) => {
