@@ -43,7 +43,13 @@ export const NEURAL_DEPTH = 2 * NEURAL_WINDOW
  * from 0.63 to 0.86 at 0.3, and changed little above it, where the words start to
  * outweigh the meaning.
  */
-export const WORD_WEIGHT = 0.3
+export const WORD_WEIGHT = 0.5
+/**
+ * vsearch's pool of candidates when words count: the nearest jobs and the best title
+ * matches, this many of each at least. ef_search (100 at medium accuracy) bounds what
+ * the HNSW scan visits whatever the LIMIT, so a deeper pool costs little.
+ */
+const WORD_CANDIDATES = 100
 /** The query words that count; a longer query is a description, which its vector carries. */
 const MAX_WORDS = 16
 
@@ -115,23 +121,50 @@ function nearest(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
  */
 function candidates(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
   if (!q.words?.length) return db`select n.*, 0::float8 as title_share from (${nearest(db, q, f, depth)}) n`
-  const words = db`(select plainto_tsquery('english', w) as q from unnest(${q.words}::text[]) w where numnode(plainto_tsquery('english', w)) > 0)`
   const any = toTsquery(db, { expressions: q.words.map((w) => ({ include: [{ phrase: false, text: w }], exclude: [] })), exclude: [] }).include!
-  const share = db`(select coalesce(count(*) filter (where j.title_tsv @@ w.q)::float8 / nullif(count(*), 0), 0) from ${words} w)`
   return db`
-    select c.id, c.company_id, c.distance, ${share} as title_share
-    from (
-      (${nearest(db, q, f, depth)})
-      union
-      (select j.id, j.company_id, j.embedding <=> ${toSql(q.vector)}::vector as distance
-        from jobs j join companies c on c.id = j.company_id
-        where ${whereClause(db, f)} and ${comparable(db, q)} and j.title_tsv @@ ${any}
-        order by ts_rank(j.title_tsv, ${any}) desc, j.id desc
-        limit ${depth})
-    ) c
-    join jobs j on j.id = c.id
-    order by (1 - c.distance) + ${WORD_WEIGHT} * ${share} desc, c.distance, c.id
+    with words as materialized (${wordWeights(db, q.words)})
+    select * from (
+      select c.id, c.company_id, c.distance,
+        coalesce((select sum(w.weight) filter (where j.title_tsv @@ w.q) / nullif(sum(w.weight), 0) from words w), 0) as title_share
+      from (
+        (${nearest(db, q, f, depth)})
+        union
+        (select j.id, j.company_id, j.embedding <=> ${toSql(q.vector)}::vector as distance
+          from jobs j join companies c on c.id = j.company_id
+          where ${whereClause(db, f)} and ${comparable(db, q)} and j.title_tsv @@ ${any}
+          order by ts_rank(j.title_tsv, ${any}) desc, j.id desc
+          limit ${depth})
+      ) c
+      join jobs j on j.id = c.id
+    ) ranked
+    order by (1 - distance) + ${WORD_WEIGHT} * title_share desc, distance, id
     limit ${depth}`
+}
+
+/**
+ * Each query word's tsquery and its weight: -ln of the share of titles that have it, as
+ * Postgres's statistics of title_tsv know it (pg_stats' most common elements; a word
+ * they do not list is rarer than those, and takes their lowest frequency), so that
+ * "hr" counts for more than "manager" in "hr manager". Words Postgres drops (stop words)
+ * are left out. Without statistics (a table never analyzed) every word weighs alike.
+ */
+function wordWeights(db: Db, words: string[]) {
+  return db`
+    with stats as (
+      select most_common_elems::text::text[] as elems, most_common_elem_freqs as freqs
+      from pg_stats where schemaname = current_schema() and tablename = 'jobs' and attname = 'title_tsv'
+    ),
+    word as (
+      select plainto_tsquery('english', w) as q, tsvector_to_array(to_tsvector('english', w)) as lexemes
+      from unnest(${words}::text[]) w
+      where numnode(plainto_tsquery('english', w)) > 0
+    )
+    select word.q, -ln(greatest(least(coalesce(
+        (select max(s.freqs[array_position(s.elems, l)]) from stats s, unnest(word.lexemes) l),
+        (select s.freqs[array_length(s.elems, 1) + 1] from stats s),
+        0.01), 0.999999), 0.000001)) as weight
+    from word`
 }
 
 /** The records of `rows`, in their order, each with the row's own fields (scores, ranks) added. */
@@ -171,11 +204,14 @@ export type VectorSearchResult = { jobs: (JobRecord & { score: number })[]; tota
 export async function vectorSearch(sql: Sql, q: VectorQuery, f: SearchFilters, topK: number, s: Slice): Promise<VectorSearchResult> {
   return sql.begin(async (tx) => {
     await tuneScan(tx, q.accuracy)
+    // with words, a deeper pool: a job the words lift may lie past the topK nearest
+    const depth = q.words?.length ? Math.max(topK, WORD_CANDIDATES) : topK
     const hits = await tx<{ id: string; company_id: string; score: number }[]>`
-      with ranked as materialized (${candidates(tx, q, f, topK)})
+      with ranked as materialized (${candidates(tx, q, f, depth)})
       select id::text, company_id::text, 1 - distance as score
       from ranked
-      order by (1 - distance) + ${WORD_WEIGHT} * title_share desc, distance, id`
+      order by (1 - distance) + ${WORD_WEIGHT} * title_share desc, distance, id
+      limit ${topK}`
     const kept = q.minScore === undefined || q.minScore === null ? hits : hits.filter((h) => h.score >= q.minScore!)
     const jobs = await records(
       tx,

@@ -141,15 +141,15 @@ async function appWith(t: { context: Ctx }, embedder: Embedder | undefined) {
   }
 }
 
-test('a query\'s words in a title count in the ranking: cosine + 0.3 × the share of the words; score stays the cosine', async (t) => {
+test('a query\'s words in a title count in the ranking: cosine + 0.5 × the (rarity-weighted) share of the words; score stays the cosine', async (t) => {
   // a model that puts every query on axis 0, where the fixtures' similarities are set by hand
   const onAxis: Embedder = { info: testEmbedder().info, embed: async (texts) => texts.map(() => axis(0)), close: async () => {} }
   const company = { name: 'Vector Words Co' }
   const jobs: [string, number][] = [
     ['Vector Words Software Engineer', 0.8],
-    ['Vector Words Product Manager', 0.6], // 0.6 + 0.3 × 2/2 = 0.9
-    ['Vector Words Product Owner', 0.1], // 0.1 + 0.3 × 1/2 = 0.25: far from the query, still found by its title
-    ['Vector Words Nurse', 0.3],
+    ['Vector Words Product Manager', 0.6], // 0.6 + 0.5 × 1 = 1.1
+    ['Vector Words Product Owner', 0.1], // 0.1 + 0.5 × the share of "product" (about 1/2 before the table is analyzed): far from the query, still found by its title
+    ['Vector Words Nurse', 0.45],
     ...Array.from({ length: 12 }, (_, i): [string, number] => [`Vector Words Filler ${i}`, 0.5 - i * 0.01]),
   ]
   const ids = await seedPostings(t.context.db.sql, jobs.map(([job_title]) => ({ job_title, description: plain(job_title), company })), 'vsearch-words')
@@ -162,7 +162,7 @@ test('a query\'s words in a title count in the ranking: cosine + 0.3 × the shar
     const titles = body.jobs.map((j) => j.job_title)
     t.deepEqual(titles.slice(0, 3), ['Vector Words Product Manager', 'Vector Words Software Engineer', 'Vector Words Filler 0'])
     t.true(Math.abs(body.jobs[0].score - 0.6) < 1e-5, 'the cosine similarity')
-    t.true(titles.indexOf('Vector Words Product Owner') > titles.indexOf('Vector Words Nurse'), 'the owner (0.25) below the nurse (0.3)')
+    t.true(titles.indexOf('Vector Words Product Owner') > titles.indexOf('Vector Words Nurse'), 'the owner (about 0.35) below the nurse (0.45)')
     t.is(titles.length, jobs.length)
     // stop words count for nothing: "the" and "for" change no title's share
     const stop = (await (await app.post('/v2/jobs/vsearch', { query: 'the product manager for', company_name: company.name, top_k: 3 })).json()) as Page
