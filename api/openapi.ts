@@ -148,6 +148,10 @@ const vsearchDoc = [
     '`total_count` and `company_count` count that set. `limit` (1 to 100; default top_k, up to 100) with `page` or with `offset` (not both: a 422) picks the slice returned; ' +
     'the response\'s `offset` is the number of results skipped. A page past top_k is empty.',
   '',
+  '**Ranking**: by `score`, the cosine similarity, plus, for a `query`, 0.5 × the share of the query\'s words (english stems, stop words left out, each weighted by ' +
+    'how rare it is among titles) that the job\'s title has; jobs whose titles have the words are candidates beside the nearest ones. `score` stays the cosine similarity. ' +
+    'search_type job and resume rank by similarity alone.',
+  '',
   `**accuracy**: \`low\`, \`medium\` (default) and \`high\` set the HNSW search's candidate list (hnsw.ef_search ${EF_SEARCH.low}, ${EF_SEARCH.medium}, ${EF_SEARCH.high}): ` +
     'higher finds more of the exact nearest neighbours and takes longer. Filtered searches scan the index iteratively, so a selective filter still fills top_k.',
   '',
@@ -177,6 +181,8 @@ const neuralSearchDoc = [
     `(text exclusions included) and the ${NEURAL_WINDOW} best text matches (search's relevance: ts_rank, then recency). Each job scores the sum of 1 / (${RRF_K} + rank) over the ` +
     'lists that hold it (`meta.fused_score`); ties go to the better vector rank, then text rank, then the higher id.',
   `- \`vector\`, a vector without text terms: the ${NEURAL_WINDOW} nearest jobs within the lexical filters, most similar first.`,
+  'With `vector.query`, the vector list (in both modes) ranks as vsearch does: similarity plus 0.5 × the rarity-weighted share of the query\'s words in the title, ' +
+    'with the titles that have them as candidates too; `vector_score` stays the cosine similarity.',
   '- `lexical`, no vector: POST /v2/jobs/search\'s order; `sort_by` and `sort_order` apply here only.',
   'Every job carries `vector_score` (its cosine similarity to the query vector; null without one) and `meta` {ranking, position, vector_rank, text_rank, text_score, fused_score}, ' +
     'null where the job is not in that list.',
