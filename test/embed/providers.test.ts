@@ -27,7 +27,7 @@ test.after.always(() => use.close())
 // --- use ---------------------------------------------------------------------------
 
 test('use: 512 numbers zero-padded to 768, unit length; a related text is nearer than an unrelated one', async (t) => {
-  t.deepEqual(use.info, { provider: 'use', model_name: 'universal-sentence-encoder-lite', model_version: 'use-lite-0.2.0-512-zero-padded-768' })
+  t.deepEqual(use.info, { provider: 'use', model_name: 'universal-sentence-encoder-lite', model_version: 'use-lite-0.2.0-512-zero-padded-768-lowercased' })
   const [query, related, unrelated] = await use.embed(['senior backend engineer python', 'software developer, python, backend', 'registered nurse night shift hospital'])
   for (const v of [query, related, unrelated]) {
     t.is(v.length, EMBEDDING_DIM)
