@@ -41,6 +41,11 @@ test.serial('make ingest: summary, rejected lines on stderr, exit 0', async (t) 
   t.is(r.code, 0, r.stderr)
   t.regex(r.stderr, /^line 11: invalid JSON/m)
   t.regex(r.stdout, /read 51, inserted \d+, updated 0, duplicates \d+, unchanged 0, rejected 1, expired on arrival \d+, [\d.]+ s/)
+  // the default model is not waited for: every job is queued, none has a vector when the command returns
+  const inserted = Number(/inserted (\d+)/.exec(r.stdout)![1])
+  t.regex(r.stdout, new RegExp(`^queued ${inserted} jobs for vectors of use universal-sentence-encoder-lite: the running server and workers embed them in the background`, 'm'))
+  const [{ without }] = await t.context.db.sql<{ without: number }[]>`select count(*)::int as without from jobs where embedding is null`
+  t.is(without, inserted)
   const again = await cli(t, 'ingest/cli.ts', [file])
   t.regex(again.stdout, /inserted 0, updated 0, duplicates 0, unchanged 50, rejected 1/)
 })
