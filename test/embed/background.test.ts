@@ -201,6 +201,19 @@ test.serial('make ingest --wait-for-vectors works the queue itself and returns o
   const landed = Number(/inserted (\d+)/.exec(r.stdout)![1])
   t.regex(r.stdout, new RegExp(`^vectors: ${landed} jobs embedded in [\\d.]+ s \\(\\d+ jobs/s\\); 0 live jobs without a vector of this model$`, 'm'))
   t.is(await jobsWithoutVector(t.context.db), 0)
+
+  // a posting whose text changes at its source loses its vector in the write and is queued again
+  const file = feed(t, 80, 13)
+  const [first, ...rest] = fs.readFileSync(file, 'utf8').split('\n')
+  const edited = JSON.parse(first)
+  const [{ id, embedding }] = await t.context.db.sql<{ id: string; embedding: string }[]>`
+    select j.id::text, j.embedding::text from job_sources s join jobs j on j.id = s.job_id where s.source_key = ${edited.source_id}`
+  fs.writeFileSync(file, [JSON.stringify({ ...edited, job_title: `${edited.job_title} (Nights)` }), ...rest].join('\n'))
+  const again = await cli(t, 'ingest/cli.ts', [file, '--wait-for-vectors'])
+  t.regex(again.stdout, /^queued 1 jobs for vectors/m)
+  t.regex(again.stdout, /^vectors: 1 jobs embedded in /m)
+  const [after] = await t.context.db.sql<{ embedding: string }[]>`select embedding::text from jobs where id = ${id}`
+  t.not(after.embedding, embedding)
 })
 
 test.serial('a process that starts with an empty queue queues the live jobs no ingest queued (another model, EMBEDDING_PROVIDER=none before)', async (t) => {
