@@ -66,15 +66,15 @@ export const handler =
   }
 
 /**
- * Works the queue in this process: as many batches at once as the model runs in
- * parallel, so one writes while another embeds. `onFailure` hears each failed batch.
+ * Works the queue in this process, one queued batch at a time: its texts keep every
+ * model thread busy (embedJobs runs as many model calls at once as the embedder serves),
+ * and two batches side by side could both find a text they share missing from the
+ * cache and embed it twice. (Two processes still can, rarely.) `onFailure` hears each
+ * failed batch.
  */
 export async function startEmbedWorkers(boss: PgBoss, sql: Sql, embedder: Embedder, log: Logger, batch: number, onFailure?: (error: unknown) => void) {
-  const ids: string[] = []
-  for (let i = 0; i < Math.max(1, embedder.parallelism ?? 1); i++) {
-    ids.push(await boss.work<EmbedJob>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler(sql, embedder, log, batch, onFailure)))
-  }
-  return { stop: () => Promise.all(ids.map((id) => boss.offWork({ id }))).then(() => {}) }
+  const id = await boss.work<EmbedJob>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler(sql, embedder, log, batch, onFailure))
+  return { stop: () => boss.offWork({ id }) }
 }
 
 /** Batches queued, retrying or being embedded (every process's). */
