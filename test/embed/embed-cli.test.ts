@@ -50,7 +50,7 @@ test.serial('make embed back-fills missing vectors, re-embeds after a model chan
   const backfill = await makeEmbed(t)
   t.is(backfill.code, 0, backfill.stderr)
   t.regex(backfill.stdout, /embedding 5 jobs with use universal-sentence-encoder-lite use-lite-[\d.]+-512-zero-padded-768-lowercased: 5 without a vector, 0 with another model's/)
-  t.regex(backfill.stdout, /embedded 5 jobs \(5 texts by the model, the others from the cache\) in [\d.]+ s \(\d+ jobs\/s\); 0 jobs left/)
+  t.regex(backfill.stdout, /embedded 5 jobs \(10 texts by the model, the others from the cache\) in [\d.]+ s \(\d+ jobs\/s\); 0 jobs left/)
   t.deepEqual(await modelsOfJobs(t), [{ provider: 'use', n: 5 }])
 
   // another model: every vector is re-made by it
@@ -60,8 +60,8 @@ test.serial('make embed back-fills missing vectors, re-embeds after a model chan
   const switched = await makeEmbed(t, openai)
   t.is(switched.code, 0, switched.stderr)
   t.regex(switched.stdout, /embedding 5 jobs with openai text-embedding-3-small dimensions-768: 0 without a vector, 5 with another model's/)
-  t.regex(switched.stdout, /embedded 5 jobs \(5 texts by the model/)
-  t.is(fake.requests.flatMap((r) => r.input).length, 5)
+  t.regex(switched.stdout, /embedded 5 jobs \(10 texts by the model/)
+  t.is(fake.requests.flatMap((r) => r.input).length, 10, 'a title and a body per job')
   t.deepEqual(await modelsOfJobs(t), [{ provider: 'openai', n: 5 }])
 
   // and back: use has embedded these texts before, so its cache answers

@@ -198,7 +198,7 @@ withTransformers('transformers: a narrower model is zero-padded; a missing one i
 test('config: EMBEDDING_PROVIDER and its neighbours', (t) => {
   const c = loadConfig({}).embedding
   t.is(c.provider, 'use')
-  t.is(c.batch, 32)
+  t.is(c.batch, 16)
   t.true(createEmbedder(c) instanceof UseEmbedder)
   t.is(createEmbedder(loadConfig({ EMBEDDING_PROVIDER: 'none' }).embedding), null)
   t.throws(() => loadConfig({ EMBEDDING_PROVIDER: 'word2vec' }), { message: /EMBEDDING_PROVIDER must be one of use, transformers, openai, none/ })
