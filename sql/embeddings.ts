@@ -101,11 +101,18 @@ export async function listJobsToEmbed(db: Db, model: number, where: EmbedScope) 
     ${'limit' in where ? db`limit ${where.limit}` : db``}`
 }
 
-/** The ids of these duplicate groups' jobs whose vector is missing or from another model than `model`. */
+/**
+ * The ids of these duplicate groups' jobs that the calling transaction wrote (inserted or
+ * rewrote: updated_at is the transaction's now()) and whose vector is missing or from
+ * another model than `model`. A job of an earlier batch that a duplicate only touched
+ * was queued with that batch.
+ */
 export async function listJobIdsToEmbed(db: Db, model: number, md5Hashes: string[]) {
   if (md5Hashes.length === 0) return []
   const rows = await db<{ id: string }[]>`
-    select id::text from jobs where md5_hash = any(${md5Hashes}) and embedding_model is distinct from ${model} order by id`
+    select id::text from jobs
+    where md5_hash = any(${md5Hashes}) and updated_at = now() and embedding_model is distinct from ${model}
+    order by id`
   return rows.map((r) => r.id)
 }
 
