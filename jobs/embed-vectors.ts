@@ -28,7 +28,7 @@ export const JOB_SIZE = 64
 
 type EmbedJob = { ids: string[] }
 
-/** Queues the jobs of these duplicate groups that lack a vector of `model`, inside `tx`; returns how many. */
+/** Queues the jobs of these duplicate groups that `tx` wrote and that lack a vector of `model`, inside `tx`; returns how many. */
 export async function enqueueVectors(tx: Db, boss: PgBoss, model: number, md5Hashes: string[], { expireSeconds }: { expireSeconds: number }) {
   const ids = await listJobIdsToEmbed(tx, model, md5Hashes)
   if (ids.length === 0) return 0
