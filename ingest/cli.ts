@@ -101,7 +101,7 @@ const config = loadConfig()
 const db = dryRun ? null : await openDatabase(config)
 const embedder = dryRun ? null : createEmbedder(config.embedding)
 const log = pino({ level: 'warn', base: null }, pino.destination(2))
-const vectors = db && embedder ? await openVectorQueue(db, embedder) : null
+let vectors: Awaited<ReturnType<typeof openVectorQueue>> | null = null
 const report = values.report ? new IngestReport() : null
 const errors = values.errors ? fs.createWriteStream(values.errors) : null
 const bar = process.stdout.isTTY
@@ -112,9 +112,8 @@ const bar = process.stdout.isTTY
   : null
 bar?.start(size, 0, { postings: 0, queued: 0, rate: 0 })
 
-/** pg-boss on the database, with the embedding queue, and the model's id: what queueing vectors needs. */
+/** pg-boss on the (migrated) database, with the embedding queue, and the model's id: what queueing vectors needs. */
 async function openVectorQueue(db: Database, embedder: Embedder) {
-  await migrate(db.sql)
   const boss = createBoss(db.url, log)
   await boss.start()
   await createQueues(boss, db.sql, [{ ...embedVectors.options, name: embedVectors.queue }])
@@ -161,12 +160,14 @@ async function waitForVectors(db: Database, boss: PgBoss, embedder: Embedder, mo
 let exitCode = 0
 try {
   if (db) await migrate(db.sql)
+  if (db && embedder) vectors = await openVectorQueue(db, embedder)
+  const queue = vectors
   const summary = await ingest(db?.sql ?? null, feed.items, {
     source: file,
     dryRun,
     batchSize,
     normalizeWorkers,
-    queueVectors: vectors ? (tx, md5Hashes) => embedVectors.enqueueVectors(tx, vectors.boss, vectors.model, md5Hashes, config.embedding) : null,
+    queueVectors: queue ? (tx, md5Hashes) => embedVectors.enqueueVectors(tx, queue.boss, queue.model, md5Hashes, config.embedding) : null,
     onRejected: (line, reason, { problems, record, text }) => {
       process.stderr.write(`line ${line}: ${reason}\n`)
       errors?.write(JSON.stringify({ line, problems, ...(record ? { record } : {}), ...(text !== undefined ? { text } : {}) }) + '\n')
@@ -190,8 +191,8 @@ try {
             (values['wait-for-vectors'] ? '' : ': the running server and workers embed them in the background (npm run admin -- embeddings:status)')
         : `not embedded ${summary.not_embedded} (EMBEDDING_PROVIDER=none)`,
     )
-    if (values['wait-for-vectors'] && vectors && embedder && db) {
-      if (!(await waitForVectors(db, vectors.boss, embedder, vectors.model, summary.queued_for_vectors))) exitCode = 1
+    if (values['wait-for-vectors'] && queue && embedder && db) {
+      if (!(await waitForVectors(db, queue.boss, embedder, queue.model, summary.queued_for_vectors))) exitCode = 1
     }
   }
   const reasons = Object.entries(summary.reject_reasons).sort((a, b) => b[1] - a[1])

@@ -30,9 +30,12 @@ type EmbedJob = { ids: string[] }
 
 /** Queues the jobs of these duplicate groups that `tx` wrote and that lack a vector of `model`, inside `tx`; returns how many. */
 export async function enqueueVectors(tx: Db, boss: PgBoss, model: number, md5Hashes: string[], { expireSeconds }: { expireSeconds: number }) {
-  const ids = await listJobIdsToEmbed(tx, model, md5Hashes)
-  if (ids.length === 0) return 0
-  for (const b of batches(ids, JOB_SIZE)) await boss.send(queue, { ids: b } satisfies EmbedJob, { db: bossDb(tx), expireInSeconds: expireSeconds })
+  return send(boss, await listJobIdsToEmbed(tx, model, md5Hashes), { db: bossDb(tx), expireInSeconds: expireSeconds })
+}
+
+/** Queues job ids in batches of JOB_SIZE; returns how many. */
+async function send(boss: PgBoss, ids: string[], options: PgBoss.SendOptions) {
+  for (const b of batches(ids, JOB_SIZE)) await boss.send(queue, { ids: b } satisfies EmbedJob, options)
   return ids.length
 }
 
@@ -45,9 +48,7 @@ export async function enqueueVectors(tx: Db, boss: PgBoss, model: number, md5Has
  */
 export async function queueBacklog(boss: PgBoss, sql: Sql, model: number, { expireSeconds }: { expireSeconds: number }) {
   if ((await pendingBatches(boss)) > 0) return 0
-  const ids = await listLiveJobIdsToEmbed(sql, model)
-  for (const b of batches(ids, JOB_SIZE)) await boss.send(queue, { ids: b } satisfies EmbedJob, { expireInSeconds: expireSeconds })
-  return ids.length
+  return send(boss, await listLiveJobIdsToEmbed(sql, model), { expireInSeconds: expireSeconds })
 }
 
 /** Embeds a queued batch's jobs that still lack the model's vector; throws when the model failed, so pg-boss retries. */

@@ -37,12 +37,13 @@ export async function embedJobs(db: Db, embedder: Embedder, model: number, rows:
   if (rows.length === 0) return { written: 0, computed: 0, error: null }
   const texts = new Map<string, string>() // sha → text, each text once
   const jobs = rows.map((r) => {
-    const [title, body] = Object.values(jobTexts(r)).map((text) => {
+    const hashed = (text: string) => {
       const sha = textSha256(text)
       texts.set(sha, text)
       return sha
-    })
-    return { id: r.id, version: r.version, title, body }
+    }
+    const { title, body } = jobTexts(r)
+    return { id: r.id, version: r.version, title: hashed(title), body: hashed(body) }
   })
   const cached = await findCachedHashes(db, model, [...texts.keys()])
   const todo = [...texts].filter(([sha]) => !cached.has(sha))
