@@ -142,8 +142,9 @@ async function appWith(t: { context: Ctx }, embedder: Embedder | undefined) {
 }
 
 test('a query\'s words in a title count in the ranking: cosine + 0.5 × the (rarity-weighted) share of the words; score stays the cosine', async (t) => {
-  // a model that puts every query on axis 0, where the fixtures' similarities are set by hand
-  const onAxis: Embedder = { info: testEmbedder().info, embed: async (texts) => texts.map(() => axis(0)), close: async () => {} }
+  // a model that puts every query on axis 5; these jobs sit in the plane of axes 5 and 6,
+  // orthogonal to the shared fixtures on axis 0, so tests running alongside never see them
+  const onAxis: Embedder = { info: testEmbedder().info, embed: async (texts) => texts.map(() => axis(5)), close: async () => {} }
   const company = { name: 'Vector Words Co' }
   const jobs: [string, number][] = [
     ['Vector Words Software Engineer', 0.8],
@@ -153,7 +154,7 @@ test('a query\'s words in a title count in the ranking: cosine + 0.5 × the (rar
     ...Array.from({ length: 12 }, (_, i): [string, number] => [`Vector Words Filler ${i}`, 0.5 - i * 0.01]),
   ]
   const ids = await seedPostings(t.context.db.sql, jobs.map(([job_title]) => ({ job_title, description: plain(job_title), company })), 'vsearch-words')
-  await setJobVectors(t.context.db.sql, jobs.map(([title, sim]): [string, number[]] => [ids.get(title)!, planar(sim)]))
+  await setJobVectors(t.context.db.sql, jobs.map(([title, sim]): [string, number[]] => [ids.get(title)!, planar(sim, 5, 6)]))
   const app = await appWith(t, onAxis)
   try {
     const res = await app.post('/v2/jobs/vsearch', { query: 'product manager', company_name: company.name, top_k: 20, limit: 20 })
