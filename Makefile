@@ -1,6 +1,6 @@
 # Every target works on a fresh clone: `make run` installs what it needs first.
 SHELL := /bin/bash
-.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench lint install schema
+.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench eval-resumes lint install schema
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -52,6 +52,10 @@ seed: node_modules
 
 bench: node_modules
 	npm run --silent bench
+
+## Field-level precision, recall and F1 of the resume parser on a generated corpus (and on RESUMES=dir with truth.jsonl)
+eval-resumes: node_modules
+	node --import tsx test/eval/resumes.ts $(if $(RESUMES),--real $(RESUMES))
 
 lint: node_modules
 	npx tsc --noEmit

@@ -28,6 +28,7 @@ import { exportRoutes } from './routes/export.ts'
 import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
+import { resumeRoutes } from './routes/resumes.ts'
 import { searchRoutes } from './routes/search.ts'
 import { taskRoutes } from './routes/tasks.ts'
 import { vectorSearchRoutes } from './routes/vector-search.ts'
@@ -48,7 +49,7 @@ export type AppDeps = {
   embedder?: Embedder
   /** the task queue routes that create tasks enqueue on; without it they answer 503 */
   boss?: PgBoss
-  /** where export files are kept; default createFileStore(config) */
+  /** where export files and stored resumes are kept; default createFileStore(config) */
   fileStore?: FileStore
 }
 
@@ -70,10 +71,19 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(cors())
   app.use(readinessGate(readiness))
 
+  const store = fileStore ?? createFileStore(config)
+  const resumes = resumeRoutes({
+    sql, store, boss, embedder, publicUrl: config.publicUrl,
+    analyze: {
+      llm: config.resumes.llm,
+      readTimeoutMs: config.resumes.readTimeoutMs,
+      onLlmFailure: (e) => log.warn({ err: { message: (e as Error).message } }, 'resume LLM pass failed; the heuristic parse stands'),
+    },
+  })
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), expiredJobsRoutes(sql, boss, config.tasks), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), docsRoutes(),
-    downloadRoutes(sql, fileStore ?? createFileStore(config), signingKeySource(sql, config.files.signingSecret)),
+    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), expiredJobsRoutes(sql, boss, config.tasks), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
+    downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())
   return app

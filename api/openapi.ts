@@ -25,6 +25,7 @@ import { embedBody, MAX_TEXT_LENGTH, MAX_TEXTS } from './schemas/embed.ts'
 import { exportBody, MAX_EXPORT_LIMIT } from './schemas/export.ts'
 import { EF_SEARCH, NEURAL_DEPTH, NEURAL_WINDOW, RRF_K } from '../sql/vector-search.ts'
 import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
+import { resumeRouteDocs, resumeSchemas } from './openapi-resumes.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
@@ -54,6 +55,8 @@ export type RouteDoc = {
   pathParams?: AnyObjectSchema
   /** The yup schema the handler validates the JSON body with. */
   body?: AnyObjectSchema
+  /** A request body given whole, for bodies that are not yup-validated JSON (uploads). */
+  requestBody?: { required: boolean; content: Record<string, unknown> }
   /** Descriptions of path and query parameters by name (yup schemas carry none). */
   params?: Record<string, string>
   /** The success body: a schema name from schemas/responses.ts, an inline JSON Schema, or content by media type. */
@@ -81,6 +84,7 @@ const refOrInline = (s: SchemaName | JsonSchema): JsonSchema => (typeof s === 's
 const tags = [
   { name: 'Jobs', description: 'Job records' },
   { name: 'Companies', description: 'Company profiles and their jobs' },
+  { name: 'Resumes', description: 'Resume parsing and embedding, and stored resumes for matching' },
   { name: 'Tasks', description: 'Background tasks: exports and salary benchmarks' },
   { name: 'Billing', description: 'Usage per meter and the plan catalog' },
   { name: 'Reference data', description: 'Public reference lists; no key, not metered' },
@@ -564,6 +568,8 @@ export const routeDocs: RouteDoc[] = [
     errors: { 404: 'No company has this slug, or it has no job with this slug' },
   },
 
+  ...resumeRouteDocs,
+
   // Tasks
   {
     method: 'get',
@@ -1003,6 +1009,7 @@ function operation(route: RouteDoc) {
     security: route.auth === 'none' ? [] : [{ [API_KEY_SCHEME]: [] }],
     ...(params.length ? { parameters: params } : {}),
     ...(bodySchema ? { requestBody: { required: Boolean(bodySchema.required?.length), content: json(bodySchema) } } : {}),
+    ...(route.requestBody ? { requestBody: route.requestBody } : {}),
     responses: responses(route),
   }
 }
@@ -1034,7 +1041,7 @@ export function buildOpenApi(routes: RouteDoc[] = routeDocs) {
     tags,
     paths,
     components: {
-      schemas: responseSchemas as Record<string, JsonSchema>,
+      schemas: { ...responseSchemas, ...resumeSchemas } as Record<string, JsonSchema>,
       responses: standardResponses,
       securitySchemes: {
         [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key shown in the account profile' },

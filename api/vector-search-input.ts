@@ -127,7 +127,9 @@ export async function queryVector(db: Db, embedder: Embedder | undefined, accoun
   if (s.artifactId !== undefined) {
     const resume = await findResumeVector(db, accountId, s.artifactId)
     if (!resume) throw errors.badRequest(`Unknown artifact_id: ${s.artifactId}`)
-    sources.push(stored(resume, `resume ${resume.id}`))
+    if (resume.parse_error) throw errors.badRequest(`Resume ${resume.id} could not be parsed: ${resume.parse_error}`)
+    if (resume.status !== 'parsed') throw errors.badRequest(`Resume ${resume.id} is not parsed yet; retry in a few seconds`)
+    sources.push(stored(resume, `resume ${resume.id}`, 'it was parsed without an embedding model; upload it again'))
   }
   if (s.query !== undefined) sources.push(await embedQuery(db, embedder, s.query))
   if (s.vectors?.length) sources.push({ vector: meanDirection(s.vectors) ?? cancelled('vectors'), model: 'any' })
@@ -136,8 +138,8 @@ export async function queryVector(db: Db, embedder: Embedder | undefined, accoun
 }
 
 /** A stored vector as a source; a record without one has not been embedded yet. */
-function stored(v: StoredVector, what: string): Source {
-  if (!v.embedding) throw errors.embeddingConflict(`${what} has no embedding yet: run make embed`)
+function stored(v: StoredVector, what: string, remedy = 'run make embed'): Source {
+  if (!v.embedding) throw errors.embeddingConflict(`${what} has no embedding yet: ${remedy}`)
   if (v.model === null) throw errors.embeddingConflict(`${what} has a vector of an unknown model: run make embed to re-embed it`)
   return { vector: v.embedding, model: v.model }
 }

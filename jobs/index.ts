@@ -16,6 +16,7 @@ import { scheduleQueue } from './schedule.ts'
 import { startTaskWorkers, TASK_QUEUES } from './tasks.ts'
 import { createQueues } from './boss.ts'
 import * as embedVectors from './embed-vectors.ts'
+import * as resumesParse from './resumes-parse.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { modelId } from '../sql/embeddings.ts'
 
@@ -34,6 +35,7 @@ export async function startWorkers(
     { ...expire.options, name: expire.queue },
     { ...rollPeriods.options, name: rollPeriods.queue },
     { ...filesCleanup.options, name: filesCleanup.queue },
+    resumesParse.options,
     ...TASK_QUEUES,
   ])
   const store = createFileStore(config)
@@ -66,6 +68,13 @@ export async function startWorkers(
         notify: async (taskId) => void (await notifyTask(sql, mailer, taskId, { publicUrl: config.publicUrl })),
       })
     : null
+  // stored resumes are parsed wherever tasks run; without a model they are parsed and left without a vector
+  const resumeWorker = tasks
+    ? await boss.work(
+        resumesParse.queue,
+        resumesParse.handler({ sql, store, log, analyze: { embedder, llm: config.resumes.llm, readTimeoutMs: config.resumes.readTimeoutMs, onLlmFailure: (e) => log.warn({ err: { message: (e as Error).message } }, 'resume LLM pass failed; the heuristic parse stands') } }),
+      )
+    : null
   let embedding: Awaited<ReturnType<typeof embedVectors.startEmbedWorkers>> | null = null
   if (tasks && embedder) {
     const queued = await embedVectors.queueBacklog(boss, sql, await modelId(sql, embedder.info), config.embedding)
@@ -76,6 +85,7 @@ export async function startWorkers(
     stop: async () => {
       await Promise.all(schedules.map((s) => s.stop()))
       await workers?.stop()
+      if (resumeWorker) await boss.offWork({ id: resumeWorker })
       await embedding?.stop()
       mailer.close()
     },

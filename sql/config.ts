@@ -44,6 +44,7 @@ export function loadConfig(env = process.env) {
     embedding: embeddingConfig(env, dataDir),
     tasks: taskConfig(env),
     files: fileConfig(env),
+    resumes: resumeConfig(env),
     mail: {
       /** smtp://user:pass@host:port (smtps:// for TLS); unset: messages are written to DATA_DIR/outbox as .eml files */
       smtpUrl: env.SMTP_URL || null,
@@ -98,6 +99,18 @@ function fileConfig(env: NodeJS.ProcessEnv) {
           presignSeconds: inRange(env, 'S3_PRESIGN_SECONDS', 900, 60, 604_800),
         }
       : null,
+  }
+}
+
+/** Resume parsing (ingest/resume, docs/resumes.md). */
+function resumeConfig(env: NodeJS.ProcessEnv) {
+  const apiKey = env.OPENAI_API_KEY || null
+  const model = env.RESUME_LLM_MODEL || 'gpt-4o-mini'
+  return {
+    /** a file that takes longer to read (a parser that hangs, OCR of a huge page) is refused with a 400 */
+    readTimeoutMs: inRange(env, 'RESUME_READ_TIMEOUT_MS', 20_000, 1000, 600_000),
+    /** the optional extraction pass through an OpenAI-compatible chat endpoint: on when OPENAI_API_KEY is set, off with RESUME_LLM_MODEL=none */
+    llm: apiKey && model !== 'none' ? { apiKey, baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', model } : null,
   }
 }
 

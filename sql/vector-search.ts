@@ -328,10 +328,12 @@ export async function findJobVectors(db: Db, ids: string[]): Promise<StoredVecto
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A resume's vector, when the resume belongs to the account: another account's is as unknown as a missing one. */
-export async function findResumeVector(db: Db, accountId: string, resumeId: string): Promise<StoredVector | null> {
+export async function findResumeVector(
+  db: Db, accountId: string, resumeId: string,
+): Promise<(StoredVector & { status: string; parse_error: string | null }) | null> {
   if (!UUID.test(resumeId)) return null
-  const [row] = await db<{ id: string; embedding: string | null; model: number | null }[]>`
-    select id::text, embedding::text, embedding_model as model
+  const [row] = await db<{ id: string; embedding: string | null; model: number | null; status: string; parse_error: string | null }[]>`
+    select id::text, embedding::text, embedding_model as model, status, parse_error
     from resumes where id = ${resumeId} and account_id = ${accountId}`
   return row ? { ...row, embedding: row.embedding === null ? null : (fromSql(row.embedding) as number[]) } : null
 }

@@ -41,7 +41,7 @@ export type JobTextFields = {
   description: string
 }
 
-const sentence = (s: string) => (/[.!?:;]$/.test(s) ? s : `${s}.`)
+export const sentence = (s: string) => (/[.!?:;]$/.test(s) ? s : `${s}.`)
 
 function unique(values: string[]) {
   const seen = new Set<string>()
@@ -67,7 +67,7 @@ export function jobTexts(j: JobTextFields): JobTexts {
 }
 
 /** The text up to `max` characters, cut at the last space when there is one in its second half. */
-function cut(text: string, max: number) {
+export function cut(text: string, max: number) {
   if (text.length <= max) return text
   const head = text.slice(0, max)
   const space = head.lastIndexOf(' ')

@@ -1,12 +1,13 @@
 /**
- * Where finished export files are kept: a directory (DOWNLOADS_DIR), or an S3 bucket
- * when S3_BUCKET is set. Keys are relative paths such as `exports/<task-id>.csv`; the
- * S3 store puts its prefix in front. The download route serves local files itself and
+ * Where finished export files and stored resumes are kept: a directory (DOWNLOADS_DIR),
+ * or an S3 bucket when S3_BUCKET is set. Keys are relative paths such as
+ * `exports/<task-id>.csv` or `resumes/<account-id>/<resume-id>.pdf`; the S3 store puts
+ * its prefix in front. The download route serves local files itself and
  * sends S3 downloads to a presigned URL (docs/downloads.md).
  */
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { copyFile, mkdir, open, rename, rm, stat } from 'node:fs/promises'
+import { copyFile, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
@@ -18,6 +19,10 @@ export interface FileStore {
   readonly kind: 'local' | 's3'
   /** moves (local) or uploads (s3) a finished local file to `key`; the local file is gone afterwards; returns its size in bytes */
   put(key: string, localPath: string, contentType: string): Promise<{ size: number }>
+  /** writes a small file (an uploaded resume) whole; a reader never sees half of it */
+  putBytes(key: string, bytes: Buffer, contentType: string): Promise<void>
+  /** the whole file, for files small enough to hold (resumes); null when it is missing */
+  read(key: string): Promise<Buffer | null>
   /** how to serve it: a stream (local) or a fresh presigned URL (s3); null when the object is missing */
   download(key: string, filename: string): Promise<Download | null>
   /** missing is not an error */
@@ -34,6 +39,12 @@ const contentTypes: Record<string, string> = {
   '.csv': 'text/csv; charset=utf-8',
   '.jsonl': 'application/x-ndjson',
   '.ndjson': 'application/x-ndjson',
+  // stored resumes
+  '.pdf': 'application/pdf',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.txt': 'text/plain; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
 }
 
 /** The Content-Type a download is served with, by its file name's extension. */
@@ -84,6 +95,25 @@ export function localStore(dir: string): FileStore {
       return { size: (await stat(target)).size }
     },
 
+    async putBytes(key, bytes) {
+      const target = pathOf(key)
+      await mkdir(path.dirname(target), { recursive: true })
+      const part = `${target}.${randomBytes(6).toString('hex')}.part`
+      try {
+        await writeFile(part, bytes)
+        await rename(part, target)
+      } finally {
+        await rm(part, { force: true })
+      }
+    },
+
+    async read(key) {
+      return readFile(pathOf(key)).catch((e) => {
+        if (errorCode(e) === 'ENOENT') return null
+        throw e
+      })
+    },
+
     async download(key) {
       // open first, then size the open file: a cleanup between the two cannot leave a stream on nothing
       const handle = await open(pathOf(key), 'r').catch((e) => {
@@ -131,6 +161,20 @@ export function s3Store(s3: S3Config): FileStore {
       )
       await rm(localPath, { force: true })
       return { size }
+    },
+
+    async putBytes(key, bytes, contentType) {
+      await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: objectKey(key), Body: bytes, ContentLength: bytes.length, ContentType: contentType }))
+    },
+
+    async read(key) {
+      try {
+        const res = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: objectKey(key) }))
+        return Buffer.from(await res.Body!.transformToByteArray())
+      } catch (e) {
+        if (status(e) === 404) return null
+        throw e
+      }
     },
 
     async download(key, filename) {
