@@ -720,6 +720,10 @@ CREATE TABLE public.resumes (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     embedding_model integer,
+    file_name text,
+    file_size integer,
+    parse_error text,
+    parsed_at timestamp with time zone,
     CONSTRAINT resumes_embedding_model_check CHECK (((embedding_model IS NULL) OR (embedding IS NOT NULL))),
     CONSTRAINT resumes_status_check CHECK ((status = ANY (ARRAY['uploaded'::text, 'parsed'::text])))
 );
