@@ -18,6 +18,7 @@ import { loadDemoData } from '../ingest/demo-data.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
 import { createLogger } from './log.ts'
 import type { Readiness } from './routes/health.ts'
+import { closeResumeReaders } from '../ingest/resume/read.ts'
 
 const config = loadConfig()
 const log = createLogger(config.logLevel)
@@ -81,6 +82,7 @@ async function shutdown(signal: string) {
   await workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await embedder?.close()
+  await closeResumeReaders()
   await db.close()
   process.exit(0)
 }

@@ -12,6 +12,7 @@ import { loadConfig } from '../sql/config.ts'
 import { openDatabase } from '../sql/db.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
 import { migrate } from '../sql/migrate.ts'
+import { closeResumeReaders } from '../ingest/resume/read.ts'
 
 const config = loadConfig()
 const log = pino({ level: config.logLevel, base: { service: 'job-data-service', role: 'worker' } })
@@ -31,6 +32,7 @@ async function shutdown(signal: string) {
   await workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {})
   await embedder?.close()
+  await closeResumeReaders()
   await db.close()
   process.exit(0)
 }

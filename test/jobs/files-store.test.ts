@@ -172,3 +172,25 @@ test('s3: a failing bucket is an error, not a missing file', async (t) => {
   await t.throwsAsync(store.put('x.csv', file, 'text/csv'))
   t.true(existsSync(file), 'a failed upload keeps the local file')
 })
+
+// --- small files held whole (stored resumes) ----------------------------------------------
+
+test('putBytes and read: a file written whole and read back, locally and on S3; missing is null', async (t) => {
+  const { s3, close } = await startS3()
+  t.teardown(close)
+  for (const store of [localStore(await tempDir()), s3Store(s3)]) {
+    const bytes = randomBytes(200 * 1024 + 3)
+    const key = `resumes/acct/${randomBytes(4).toString('hex')}.pdf`
+    await store.putBytes(key, bytes, 'application/pdf')
+    t.deepEqual(await store.read(key), bytes, store.kind)
+    await store.putBytes(key, Buffer.from('replaced'), 'application/pdf')
+    t.is((await store.read(key))?.toString(), 'replaced', `${store.kind}: replaced whole`)
+    const got = await store.download(key, 'resume.pdf')
+    t.truthy(got, store.kind)
+    await store.delete(key)
+    t.is(await store.read(key), null, `${store.kind}: missing is null`)
+  }
+  const local = localStore(await tempDir())
+  await t.throwsAsync(local.putBytes('../escape.pdf', Buffer.from('x'), 'application/pdf'), { message: /outside/ })
+  await t.throwsAsync(local.read('../escape.pdf'), { message: /outside/ })
+})
