@@ -9,8 +9,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { buildOpenApi } from '../../api/openapi.ts'
-import { createAccountWithKey } from '../helpers/factories.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { ingest } from '../../ingest/pipeline.ts'
+import { createAccountWithKey, rawPosting, readItems } from '../helpers/factories.ts'
+import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { docxFile, htmlFile, multipart, scannedPdf, textFile, textPdf, TYPES } from '../helpers/resume-files.ts'
 import { undocumented } from '../search/vector-fixtures.ts'
 
@@ -23,6 +24,13 @@ test.before(async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'resumes-'))
   const app = await startTestApp({ tasks: true, config: { downloadsDir: dir, rateLimits: { key: generous, search: generous, anonymous: generous } } })
   const other = await createAccountWithKey(app.db.sql)
+  // jobs with vectors, for the stored resume to be matched against
+  const postings = [
+    rawPosting({ job_title: 'Senior Backend Engineer (Python, Go)', description: '<p>Payments platform: Python, Go, PostgreSQL, Kafka.</p>' }, 1),
+    rawPosting({ job_title: 'Registered Nurse, Intensive Care', description: '<p>Night shifts on the ICU ward; patient care and medication.</p>' }, 2),
+    rawPosting({ job_title: 'Pastry Chef', description: '<p>Croissants and cakes for a French bakery.</p>' }, 3),
+  ]
+  await ingest(app.db.sql, readItems(postings), { source: 'resumes-test', now: new Date(), embedder: testEmbedder() })
   Object.assign(t.context, app, { dir, otherKey: other.key })
 })
 test.after.always(async (t) => {
@@ -189,6 +197,8 @@ test('upload: 201 with the record, parsed and embedded in the background, then u
 
   const search = await t.context.post('/v2/jobs/vsearch', { search_type: 'resume', artifact_id: body._id })
   t.is(search.status, 200, await search.clone().text())
+  const matched = (await search.json()) as { jobs: { job_title: string }[] }
+  t.is(matched.jobs[0]?.job_title, 'Senior Backend Engineer (Python, Go)', 'the backend engineer\'s resume matches the backend job first')
   const neural = await t.context.post('/v2/jobs/neural-search', { vector: { artifact_id: body._id } })
   t.not(neural.status, 400, 'neural-search takes it too')
 
@@ -199,15 +209,16 @@ test('upload: 201 with the record, parsed and embedded in the background, then u
   t.false(t.context.logs.some((l) => l.includes('Gonzalez') || l.includes('maria.gonzalez')), 'no personal data in the logs')
 })
 
-test('upload: the same file rules as embed', async (t) => {
+test.serial('upload: the same file rules as embed', async (t) => {
+  const count = async () => (await t.context.db.sql<{ n: number }[]>`select count(*)::int as n from resumes`)[0].n
+  const before = await count()
   const missing = await send(t, '/v2/resumes', [{ name: 'doc', bytes: textFile(), type: TYPES.txt }])
   t.is(missing.status, 422)
   const octet = await send(t, '/v2/resumes', file(await textPdf(), 'application/octet-stream'))
   t.is(octet.status, 400)
   const mismatch = await send(t, '/v2/resumes', file(textFile(), TYPES.pdf))
   t.is(mismatch.status, 400)
-  const [{ count }] = await t.context.db.sql<{ count: number }[]>`select count(*)::int as count from resumes where account_id = ${t.context.accountId} and file_size = ${textFile().length}`
-  t.is(count, 0, 'nothing stored')
+  t.is(await count(), before, 'nothing stored')
 })
 
 test('a resume not parsed yet, or whose file cannot be parsed, is a 400 in vsearch that says so', async (t) => {
@@ -278,4 +289,27 @@ test('delete: the record, its vector and its file are gone; 204, then 404', asyn
   t.is((await get(t, `/v2/resumes/${body._id}`)).status, 404)
   const again = await fetch(`${t.context.base}/v2/resumes/${body._id}`, { method: 'DELETE', headers: { 'x-api-key': t.context.key } })
   t.is(again.status, 404)
+})
+
+test('fuzz: random bytes under random content types and random multipart bodies are 4xx (or 200), never a 500', async (t) => {
+  const fc = (await import('fast-check')).default
+  const types = [TYPES.pdf, TYPES.docx, TYPES.doc, TYPES.txt, TYPES.html, 'image/png', 'application/octet-stream', 'text/plain; charset=latin1', '']
+  const pdf = await textPdf()
+  const heads = [Buffer.alloc(0), Buffer.from('%PDF-1.4\n'), Buffer.from('PK\u0003\u0004'), Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), pdf.subarray(0, 1200)]
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...heads), fc.uint8Array({ maxLength: 3000 }), fc.constantFrom(...types), fc.constantFrom('file', 'files', ''),
+      async (head, tail, type, name) => {
+        const { status, body } = await send(t, '/v2/resumes/embed', [{ name, bytes: Buffer.concat([head, Buffer.from(tail)]), type: type || undefined, filename: 'x' }])
+        t.true([200, 400, 422].includes(status), `${status} ${JSON.stringify(body).slice(0, 200)}`)
+        if (status !== 200) t.true(typeof body.detail === 'string' || Array.isArray(body.detail))
+      },
+    ),
+    { numRuns: 60 },
+  )
+  // a body that is not multipart at all, or cut short
+  for (const [contentType, raw] of [['multipart/form-data', 'x'], ['multipart/form-data; boundary=q', '--q\r\nContent-Disposition: form-data; name="file"; filename="a"\r\nContent-Type: application/pdf\r\n\r\n%PDF'], ['text/plain', 'hello']]) {
+    const res = await fetch(t.context.base + '/v2/resumes/embed', { method: 'POST', headers: { 'x-api-key': t.context.key, 'content-type': contentType }, body: raw })
+    t.true([400, 422].includes(res.status), `${contentType}: ${res.status}`)
+  }
 })

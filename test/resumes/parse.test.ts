@@ -1,0 +1,413 @@
+/**
+ * The resume parser (ingest/resume/parse.ts and its extractors): each extractor on the
+ * layouts it claims, every date form, whole resumes (one column, two columns linearized,
+ * OCR-like noise), fields left out rather than guessed, and the LLM pass against a real
+ * local HTTP server speaking the chat-completions API.
+ */
+import test from 'ava'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import OpenAI from 'openai'
+import { findDateRange, normalizeDate } from '../../ingest/resume/dates.ts'
+import { extractContact } from '../../ingest/resume/extract/contact.ts'
+import { extractEducation } from '../../ingest/resume/extract/education.ts'
+import { extractExperience } from '../../ingest/resume/extract/experience.ts'
+import { extractAwards, extractCertifications, extractProjects } from '../../ingest/resume/extract/items.ts'
+import { extractLanguages, extractList } from '../../ingest/resume/extract/lists.ts'
+import { extractSkills } from '../../ingest/resume/extract/skills.ts'
+import { experienceSummary } from '../../ingest/resume/features.ts'
+import { PARSED_RESUME_SCHEMA, refineWithLlm, schemaError } from '../../ingest/resume/llm.ts'
+import { parseResume } from '../../ingest/resume/parse.ts'
+import { splitSections } from '../../ingest/resume/sections.ts'
+import type { ParsedResume } from '../../ingest/resume/types.ts'
+
+// ---------------------------------------------------------------- dates
+
+test('normalizeDate: every written form', (t) => {
+  const cases: [string, string | undefined][] = [
+    ['Jan 2020', '2020-01'], ['January 2020', '2020-01'], ['Jan. 2020', '2020-01'], ['Sept 2021', '2021-09'],
+    ['2020-01', '2020-01'], ['01/2020', '2020-01'], ['1/2020', '2020-01'], ['2020', '2020'],
+    ['Summer 2019', '2019-06'], ['Spring 2019', '2019-03'], ['Fall 2018', '2018-09'], ['Autumn 2018', '2018-09'], ['Winter 2017', '2017-12'],
+    ['Present', 'Present'], ['current', 'Present'], ['Now', 'Present'], ['to date', 'Present'], ['Today', 'Present'],
+    ['13/2020', undefined], ['Acme', undefined], ['', undefined],
+  ]
+  for (const [raw, want] of cases) t.is(normalizeDate(raw), want, raw)
+})
+
+test('findDateRange: separators "-", "–", "—", "to", "until", and the rest of the line', (t) => {
+  t.deepEqual(findDateRange('Software Engineer   Jan 2020 – Present'), { start_date: '2020-01', end_date: 'Present', rest: 'Software Engineer' })
+  t.like(findDateRange('2016 - 2020'), { start_date: '2016', end_date: '2020' })
+  t.like(findDateRange('03/2018 — 11/2019'), { start_date: '2018-03', end_date: '2019-11' })
+  t.like(findDateRange('May 2015 to June 2017'), { start_date: '2015-05', end_date: '2017-06' })
+  t.like(findDateRange('2019-02 until now'), { start_date: '2019-02', end_date: 'Present' })
+  t.like(findDateRange('Fall 2018 to Spring 2019'), { start_date: '2018-09', end_date: '2019-03' })
+  t.like(findDateRange('Sep. 2023 Mar. 2024'), { start_date: '2023-09', end_date: '2024-03' }, 'a dash the PDF lost')
+  t.like(findDateRange('Since March 2019'), { start_date: '2019-03', end_date: 'Present' })
+  t.like(findDateRange('Graduated May 2020'), { end_date: '2020-05' })
+  t.is(findDateRange('Led a team of 12 engineers'), null)
+})
+
+// ---------------------------------------------------------------- sections
+
+test('splitSections: upper and title case, colons, synonyms, custom headings and the header', (t) => {
+  const { header, sections } = splitSections(
+    ['Ana Souza', 'ana@example.com', '', 'PROFESSIONAL SUMMARY', 'Engineer.', 'Work History:', 'Acme', 'TECHNICAL SKILLS', 'Go', 'Honors & Awards', 'Prize', 'PUBLICATIONS', 'A paper', 'Interests', 'Chess'].join('\n'),
+  )
+  t.deepEqual(header, ['Ana Souza', 'ana@example.com'])
+  t.deepEqual(sections.map((s) => [s.kind, s.title]), [
+    ['summary', 'PROFESSIONAL SUMMARY'], ['experience', 'Work History'], ['skills', 'TECHNICAL SKILLS'],
+    ['awards', 'Honors & Awards'], ['custom', 'PUBLICATIONS'], ['hobbies', 'Interests'],
+  ])
+  t.deepEqual(sections[4].lines, ['A paper'])
+})
+
+test('splitSections: "Languages: Python, Go" inside skills is a category, not the languages section', (t) => {
+  const { sections } = splitSections(['Skills', 'Languages: Python, Go', 'Tools: Docker', 'Languages', 'English, French'].join('\n'))
+  t.deepEqual(sections.map((s) => s.kind), ['skills', 'languages'])
+  t.deepEqual(sections[0].lines, ['Languages: Python, Go', 'Tools: Docker'])
+})
+
+test('splitSections: an employer in capitals followed by its dates is not a heading', (t) => {
+  const { sections } = splitSections(['EXPERIENCE', 'GOOGLE', 'Engineer 2019 - 2021', 'EDUCATION', 'MIT'].join('\n'))
+  t.deepEqual(sections.map((s) => s.kind), ['experience', 'education'])
+  t.deepEqual(sections[0].lines, ['GOOGLE', 'Engineer 2019 - 2021'])
+})
+
+// ---------------------------------------------------------------- contact
+
+test('contact: names in many languages, E.164 phones, address parts and https links', (t) => {
+  const names = ['José Álvarez', 'Nguyễn Văn An', "Siobhán O'Brien-Smith", 'Zhang Wei', 'Ludwig van Beethoven']
+  for (const name of names) t.is(extractContact([name, 'x@y.io'], [])?.full_name, name, name)
+  const info = extractContact(
+    ['José Álvarez', 'Madrid, Spain | 612 345 678 | jose.alvarez@example.com', 'linkedin.com/in/jalvarez | http://GitHub.com/jalvarez/ | www.jose.dev'],
+    [],
+  )
+  t.deepEqual(info, {
+    full_name: 'José Álvarez',
+    email: 'jose.alvarez@example.com',
+    phone_number: '+34612345678',
+    address: { city: 'Madrid', country: 'Spain' },
+    links: ['https://linkedin.com/in/jalvarez', 'https://github.com/jalvarez', 'https://www.jose.dev'],
+  })
+  t.like(extractContact(['Jane Roe', '500 Main St, San Francisco, CA 94105', '(415) 555-0132'], [])!, {
+    phone_number: '+14155550132',
+    address: { street: '500 Main St', city: 'San Francisco', state: 'CA', zip_code: '94105' },
+  })
+  t.is(extractContact(['Jane Roe', '(+82) 10-9030-1843'], [])!.phone_number, '+821090301843')
+})
+
+test('contact: a local number with no hint of its country stays as written; nothing found gives undefined', (t) => {
+  t.is(extractContact(['Jane Roe', 'Tel: 0921 500 245'], [])!.phone_number, '0921 500 245')
+  t.is(extractContact(['Senior Software Engineer'], []), undefined)
+})
+
+// ---------------------------------------------------------------- experience
+
+test('experience: "Title, Company", "Title at Company", "Company — Title", "Title | Company | Dates"', (t) => {
+  const lines = [
+    'Backend Engineer, Acme Corp   Jan 2021 – Present', '• Built the billing API',
+    'Data Analyst at Globex   2018 - 2020', '• Cut report time by 50%',
+    'Initech Ltd — QA Tester   03/2016 – 12/2017', '• Wrote test plans',
+    'Product Manager | Umbrella GmbH | Berlin, Germany | Summer 2015 – Spring 2016', '• Ran discovery',
+  ]
+  const jobs = extractExperience(lines)
+  t.deepEqual(
+    jobs.map((j) => [j.title, j.company, j.start_date, j.end_date]),
+    [
+      ['Backend Engineer', 'Acme Corp', '2021-01', 'Present'],
+      ['Data Analyst', 'Globex', '2018', '2020'],
+      ['QA Tester', 'Initech Ltd', '2016-03', '2017-12'],
+      ['Product Manager', 'Umbrella GmbH', '2015-06', '2016-03'],
+    ],
+  )
+  t.is(jobs[3].location, 'Berlin, Germany')
+  t.deepEqual(jobs[0].responsibilities, ['Built the billing API'])
+  t.deepEqual(jobs[1].achievements, ['Cut report time by 50%'])
+  t.is(jobs[1].responsibilities, undefined, 'no empty arrays')
+})
+
+test('experience: title and company on separate lines, dates on their own line, an Achievements sub-heading, wrapped bullets', (t) => {
+  const jobs = extractExperience([
+    'Senior Nurse', 'St. Mary Hospital', 'Jun 2019 - Present',
+    '- Coordinated care for a ward of thirty patients across day and night shifts, working with doctors and',
+    'families on discharge plans', 'Achievements:', '- Mentored new staff',
+    '', 'Kasa Inc.                          Seoul, South Korea', 'Director of Infrastructure          Jun. 2018 – Jan. 2021',
+  ])
+  t.is(jobs.length, 2)
+  t.like(jobs[0], { title: 'Senior Nurse', company: 'St. Mary Hospital', start_date: '2019-06', end_date: 'Present' })
+  t.deepEqual(jobs[0].responsibilities, ['Coordinated care for a ward of thirty patients across day and night shifts, working with doctors and families on discharge plans'])
+  t.deepEqual(jobs[0].achievements, ['Mentored new staff'])
+  t.deepEqual(jobs[1], { title: 'Director of Infrastructure', company: 'Kasa Inc.', location: 'Seoul, South Korea', start_date: '2018-06', end_date: '2021-01' })
+})
+
+// ---------------------------------------------------------------- education
+
+test('education: degree, institution, location, dates, GPA, courses, thesis', (t) => {
+  const [ms, bs] = extractEducation([
+    'Georgia Institute of Technology   Atlanta, GA',
+    'Master of Science in Computer Science; GPA: 3.9/4.0   Aug 2012 – Dec 2013',
+    'Relevant Coursework: Machine Learning, Databases, Compilers',
+    'Thesis: Fast approximate joins',
+    '',
+    'B.S. in Physics, Universidad de Chile   2008 - 2012',
+  ])
+  t.deepEqual(ms, {
+    institution: 'Georgia Institute of Technology', location: 'Atlanta, GA', degree: 'Master of Science in Computer Science', GPA: '3.9/4.0',
+    start_date: '2012-08', end_date: '2013-12', relevant_courses: ['Machine Learning', 'Databases', 'Compilers'], thesis_or_project: 'Fast approximate joins',
+  })
+  t.like(bs, { degree: 'B.S. in Physics', institution: 'Universidad de Chile', start_date: '2008', end_date: '2012' })
+})
+
+// ---------------------------------------------------------------- skills and lists
+
+test('skills: categories, category lines heading items, uncategorized items, table rows', (t) => {
+  t.deepEqual(extractSkills(['Languages: Python, Go, C++', 'Frameworks:', 'React, Django (REST, ORM)', 'Cloud | AWS, GCP']), [
+    { category: 'Languages', details: ['Python', 'Go', 'C++'] },
+    { category: 'Frameworks', details: ['React', 'Django (REST, ORM)'] },
+    { category: 'Cloud', details: ['AWS', 'GCP'] },
+  ])
+  t.deepEqual(extractSkills(['• Excel', '• Negotiation; Public speaking']), [{ category: 'Skills', details: ['Excel', 'Negotiation', 'Public speaking'] }])
+})
+
+test('languages, hobbies, certifications, awards and projects', (t) => {
+  t.deepEqual(extractLanguages(['English (Native), Spanish – Fluent', '• German B2']), ['English (Native)', 'Spanish (Fluent)', 'German (B2)'])
+  t.deepEqual(extractList(['Chess, hiking', 'Photography']), ['Chess', 'hiking', 'Photography'])
+  t.deepEqual(extractCertifications(['- AWS Certified Solutions Architect — Amazon Web Services, 2021']), [
+    { name: 'AWS Certified Solutions Architect', issuer: 'Amazon Web Services', date: '2021' },
+  ])
+  t.deepEqual(extractAwards(['Dean’s List (University of Lagos), 2014']), [{ title: 'Dean’s List', issuer: 'University of Lagos', date: '2014' }])
+  t.deepEqual(extractProjects(['Open Transit Planner | TypeScript, PostGIS | github.com/ana/otp', '• Route planner for regional buses']), [
+    { name: 'Open Transit Planner', technologies: ['TypeScript', 'PostGIS'], link: 'https://github.com/ana/otp', description: 'Route planner for regional buses' },
+  ])
+  t.deepEqual(extractProjects(['• QuantSoftware Toolkit: Open source Python library for finance.']), [
+    { name: 'QuantSoftware Toolkit', description: 'Open source Python library for finance.' },
+  ])
+})
+
+// ---------------------------------------------------------------- whole resumes
+
+const ONE_COLUMN = `Nguyễn Văn An
+Backend Engineer
+an.nguyen@example.vn | +84 912 345 678 | Hanoi, Vietnam | github.com/nvan
+
+SUMMARY
+Backend engineer with eight years of building payment systems.
+
+EXPERIENCE
+Senior Software Engineer, MoMo Payments JSC        Jan 2020 – Present
+• Designed a ledger service handling 3M transactions per day
+• Led the migration from a monolith to services
+
+Software Engineer at FPT Software        06/2016 – 12/2019
+• Built internal tooling for QA teams
+
+EDUCATION
+B.Eng. in Computer Science — Hanoi University of Science and Technology        2012 – 2016
+GPA: 3.6/4.0
+
+SKILLS
+Languages: Go, Java, SQL
+Infrastructure: Kubernetes, Kafka, PostgreSQL
+
+CERTIFICATIONS
+• Certified Kubernetes Administrator — CNCF, 2021
+
+LANGUAGES
+Vietnamese (Native), English (Fluent)
+
+PUBLICATIONS
+Scaling ledgers with Kafka, GopherCon Vietnam 2022
+`
+
+test('a full one-column resume', (t) => {
+  const p = parseResume(ONE_COLUMN)
+  t.is(p.version, 'v1')
+  t.deepEqual(p.personal_information, {
+    data: { full_name: 'Nguyễn Văn An', email: 'an.nguyen@example.vn', phone_number: '+84912345678', address: { city: 'Hanoi', country: 'Vietnam' }, links: ['https://github.com/nvan'] },
+  })
+  t.is(p.summary_or_objective, 'Backend engineer with eight years of building payment systems.')
+  t.deepEqual(p.work_experience?.map((j) => [j.title, j.company, j.start_date, j.end_date]), [
+    ['Senior Software Engineer', 'MoMo Payments JSC', '2020-01', 'Present'],
+    ['Software Engineer', 'FPT Software', '2016-06', '2019-12'],
+  ])
+  t.deepEqual(p.work_experience?.[0].achievements, ['Designed a ledger service handling 3M transactions per day'])
+  t.deepEqual(p.work_experience?.[0].responsibilities, ['Led the migration from a monolith to services'])
+  t.like(p.education?.[0], { degree: 'B.Eng. in Computer Science', institution: 'Hanoi University of Science and Technology', GPA: '3.6/4.0', start_date: '2012', end_date: '2016' })
+  t.deepEqual(p.skills, [{ category: 'Languages', details: ['Go', 'Java', 'SQL'] }, { category: 'Infrastructure', details: ['Kubernetes', 'Kafka', 'PostgreSQL'] }])
+  t.deepEqual(p.certifications, [{ name: 'Certified Kubernetes Administrator', issuer: 'CNCF', date: '2021' }])
+  t.deepEqual(p.languages, ['Vietnamese (Native)', 'English (Fluent)'])
+  t.deepEqual(p.custom_sections, [{ title: 'PUBLICATIONS', content: ['Scaling ledgers with Kafka, GopherCon Vietnam 2022'] }])
+  const summary = experienceSummary(p, new Date(Date.UTC(2025, 5, 1)))
+  t.is(summary.total_years, 9.1) // 2020-01..2025-06 and 2016-06..2019-12: 66 + 43 months
+  t.is(summary.level, 'Senior')
+})
+
+test('a two-column resume linearized: contact beside the name, sidebar sections between the main ones', (t) => {
+  const text = `Sourabh Bajaj Email: sourabh@example.com
+sourabh.dev Mobile: +1-415-555-0199
+Education
+• Georgia Institute of Technology Atlanta, GA
+Master of Science in Computer Science; GPA: 4.00 Aug 2012 – Dec 2013
+Skills
+Python, TensorFlow, Docker
+Experience
+• Google Mountain View, CA
+Software Engineer Oct 2016 – Present
+◦ TensorFlow: Worked on APIs and performance for training models on Tensor Processing Units across
+several product teams and research groups.
+• Coursera Mountain View, CA
+Senior Software Engineer Jan 2014 – Oct 2016
+◦ Notifications: Service for sending email and push notifications.`
+  const p = parseResume(text)
+  t.like(p.personal_information?.data, { full_name: 'Sourabh Bajaj', email: 'sourabh@example.com', phone_number: '+14155550199', links: ['https://sourabh.dev'] })
+  t.like(p.education?.[0], { institution: 'Georgia Institute of Technology', location: 'Atlanta, GA', degree: 'Master of Science in Computer Science', GPA: '4.00' })
+  t.deepEqual(p.work_experience?.map((j) => [j.title, j.company, j.location, j.start_date, j.end_date]), [
+    ['Software Engineer', 'Google', 'Mountain View, CA', '2016-10', 'Present'],
+    ['Senior Software Engineer', 'Coursera', 'Mountain View, CA', '2014-01', '2016-10'],
+  ])
+  t.deepEqual(p.work_experience?.[0].responsibilities, [
+    'TensorFlow: Worked on APIs and performance for training models on Tensor Processing Units across several product teams and research groups.',
+  ])
+  t.deepEqual(p.skills, [{ category: 'Skills', details: ['Python', 'TensorFlow', 'Docker'] }])
+})
+
+test('a noisy OCR-like resume: stray marks, rules, page footers, odd bullets and spacing', (t) => {
+  const text = `  MARIA  GARCIA-LOPEZ
+maria.garcia@example.es  |  +34 612 34 56 78  |  Valencia, Spain
+________________________________
+E X P E R I E N C E
+Page 1 of 2
+» Marketing Manager  —  Naranja Foods S.L.       Mar 2019 - Present
+▪ lncreased online sales by 35% in two years
+▪ Managed a team of 4
+Brand Assistant, Valencia Drinks SA     2016 – 2019
+* Ran social media campaigns
+Page 2 of 2
+EDUCATlON
+MBA , Universitat de Valencia     2014 - 2016
+`
+  const p = parseResume(text)
+  t.like(p.personal_information?.data, { full_name: 'MARIA GARCIA-LOPEZ', email: 'maria.garcia@example.es', phone_number: '+34612345678' })
+  t.deepEqual(p.work_experience?.map((j) => [j.title, j.company, j.start_date, j.end_date]), [
+    ['Marketing Manager', 'Naranja Foods S.L.', '2019-03', 'Present'],
+    ['Brand Assistant', 'Valencia Drinks SA', '2016', '2019'],
+  ])
+  t.deepEqual(p.work_experience?.[0].achievements, ['lncreased online sales by 35% in two years', 'Managed a team of 4'])
+  t.true(JSON.stringify(p).indexOf('Page 1') < 0, 'page footers dropped')
+})
+
+test('fields not detected are left out: no empty strings, arrays or objects', (t) => {
+  const p = parseResume('Jane Doe\n\nEXPERIENCE\nBarista\n\nSKILLS\n\nHOBBIES\n')
+  t.deepEqual(p, { version: 'v1', personal_information: { data: { full_name: 'Jane Doe' } }, work_experience: [{ title: 'Barista' }] })
+  t.deepEqual(parseResume(''), { version: 'v1' })
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') t.not(v.trim(), '')
+    else if (Array.isArray(v)) (t.not(v.length, 0), v.forEach(walk))
+    else if (v && typeof v === 'object') (t.not(Object.keys(v).length, 0), Object.values(v).forEach(walk))
+  }
+  walk(parseResume(ONE_COLUMN))
+})
+
+// ---------------------------------------------------------------- features
+
+test('experienceSummary: overlapping jobs counted once, level from title words then years, confidence', (t) => {
+  const now = new Date(Date.UTC(2024, 5, 15))
+  const two: ParsedResume = {
+    version: 'v1',
+    work_experience: [
+      { title: 'Software Engineer', start_date: '2015-01', end_date: '2018-12' },
+      { title: 'Software Engineer', start_date: '2018-06', end_date: 'Present' },
+    ],
+  }
+  const s = experienceSummary(two, now)
+  t.is(s.total_years, 9.5) // 2015-01 .. 2024-06 inclusive = 114 months
+  t.is(s.level, 'Senior')
+  t.deepEqual(experienceSummary({ version: 'v1', work_experience: [{ title: 'VP of Engineering', start_date: '2022', end_date: '2023' }] }, now).level, 'Executive')
+  t.deepEqual(experienceSummary({ version: 'v1', work_experience: [{ title: 'Marketing Intern', start_date: '2023-06', end_date: '2023-09' }] }, now).level, 'Entry')
+  t.deepEqual(experienceSummary({ version: 'v1' }, now), { total_years: null, level: null, confidence: 0 })
+  const undated = experienceSummary({ version: 'v1', work_experience: [{ title: 'Engineer' }] }, now)
+  t.is(undated.total_years, null)
+  t.true(undated.confidence < s.confidence)
+})
+
+// ---------------------------------------------------------------- LLM pass
+
+type Served = { url: string; bodies: Record<string, unknown>[]; close: () => Promise<void> }
+
+/** A chat-completions endpoint on a real socket, answering each request with `content`. */
+async function serveChat(content: string): Promise<Served> {
+  const bodies: Record<string, unknown>[] = []
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      bodies.push(JSON.parse(body))
+      res.writeHead(req.url === '/v1/chat/completions' ? 200 : 404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({
+        id: 'chatcmpl-1', object: 'chat.completion', created: 0, model: 'test-model',
+        choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content, refusal: null } }],
+      }))
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    bodies,
+    close: () => new Promise((r) => (server.close(() => r()), server.closeAllConnections())),
+  }
+}
+
+/** A full strict answer: every property present, null where the model found nothing. */
+function llmAnswer(): Record<string, unknown> {
+  const nulls = (schema: typeof PARSED_RESUME_SCHEMA): Record<string, unknown> =>
+    Object.fromEntries(Object.keys(schema.properties!).map((k) => [k, null]))
+  return {
+    ...nulls(PARSED_RESUME_SCHEMA),
+    personal_information: { data: { full_name: 'Ana Souza', email: null, phone_number: null, address: null, links: null } },
+    work_experience: [{ title: 'Staff Engineer', company: 'Acme Corp', location: null, start_date: 'March 2019', end_date: 'Present', responsibilities: null, achievements: null }],
+    languages: ['Portuguese', 'English'],
+  }
+}
+
+test('refineWithLlm: sends a strict json_schema request and merges the answer over the heuristic result', async (t) => {
+  const server = await serveChat(JSON.stringify(llmAnswer()))
+  t.teardown(server.close)
+  const client = new OpenAI({ baseURL: server.url, apiKey: 'sk-test', maxRetries: 0 })
+  const heuristic: ParsedResume = {
+    version: 'v1',
+    personal_information: { data: { full_name: 'ANA', email: 'ana@example.com' } },
+    work_experience: [{ title: 'Engineer', company: 'Acme Corp', responsibilities: ['Built things'] }],
+    skills: [{ category: 'Skills', details: ['Go'] }],
+  }
+  const out = await refineWithLlm('Ana Souza ...', heuristic, client, 'test-model')
+  t.deepEqual(out, {
+    version: 'v1',
+    personal_information: { data: { full_name: 'Ana Souza', email: 'ana@example.com' } },
+    work_experience: [{ title: 'Staff Engineer', company: 'Acme Corp', start_date: '2019-03', end_date: 'Present', responsibilities: ['Built things'] }],
+    skills: [{ category: 'Skills', details: ['Go'] }],
+    languages: ['Portuguese', 'English'],
+  })
+  const sent = server.bodies[0] as { model: string; response_format: { type: string; json_schema: { strict: boolean; schema: unknown } } }
+  t.is(sent.model, 'test-model')
+  t.is(sent.response_format.type, 'json_schema')
+  t.true(sent.response_format.json_schema.strict)
+  t.deepEqual(sent.response_format.json_schema.schema, JSON.parse(JSON.stringify(PARSED_RESUME_SCHEMA)))
+})
+
+test('refineWithLlm: garbage, a wrong shape, or no server throws', async (t) => {
+  for (const content of ['this is not json {', JSON.stringify({ ...llmAnswer(), work_experience: 'none' }), JSON.stringify({ name: 'x' })]) {
+    const server = await serveChat(content)
+    const client = new OpenAI({ baseURL: server.url, apiKey: 'sk-test', maxRetries: 0 })
+    await t.throwsAsync(refineWithLlm('text', { version: 'v1' }, client, 'm'), { message: /^llm: / }, content.slice(0, 30))
+    await server.close()
+  }
+  const closed = new OpenAI({ baseURL: 'http://127.0.0.1:9/v1', apiKey: 'x', maxRetries: 0, timeout: 2000 })
+  await t.throwsAsync(refineWithLlm('text', { version: 'v1' }, closed, 'm'))
+})
+
+test('schemaError names the first place an answer breaks the schema', (t) => {
+  t.is(schemaError(llmAnswer(), PARSED_RESUME_SCHEMA), null)
+  t.regex(schemaError({ ...llmAnswer(), languages: [1] }, PARSED_RESUME_SCHEMA) ?? '', /\$\.languages\[0\]: expected string/)
+  const { skills: _, ...missing } = llmAnswer()
+  t.regex(schemaError(missing, PARSED_RESUME_SCHEMA) ?? '', /\$\.skills: missing/)
+})
