@@ -37,8 +37,8 @@ export const TYPES = {
   html: 'text/html',
 } as const
 
-function pdfBuffer(draw: (doc: PDFKit.PDFDocument) => void): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'LETTER', margin: 54 })
+function pdfBuffer(draw: (doc: PDFKit.PDFDocument) => void, options: PDFKit.PDFDocumentOptions = {}): Promise<Buffer> {
+  const doc = new PDFDocument({ size: 'LETTER', margin: 54, ...options })
   const chunks: Buffer[] = []
   doc.on('data', (c: Buffer) => chunks.push(c))
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -60,6 +60,9 @@ export function textPdf(lines = SAMPLE_RESUME, { pages = 1 } = {}) {
     })
   })
 }
+
+/** A text PDF that opens only with a password. */
+export const encryptedPdf = (lines = SAMPLE_RESUME) => pdfBuffer((doc) => lines.forEach((line) => doc.text(line)), { userPassword: 'secret', ownerPassword: 'owner' })
 
 /** An image-only PDF of one page: no text layer, only what OCR can read. */
 export function scannedPdf(lines = SAMPLE_RESUME) {

@@ -12,7 +12,7 @@ import { buildOpenApi } from '../../api/openapi.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import { createAccountWithKey, rawPosting, readItems } from '../helpers/factories.ts'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
-import { docxFile, htmlFile, multipart, scannedPdf, textFile, textPdf, TYPES } from '../helpers/resume-files.ts'
+import { docxFile, encryptedPdf, htmlFile, multipart, scannedPdf, textFile, textPdf, TYPES } from '../helpers/resume-files.ts'
 import { undocumented } from '../search/vector-fixtures.ts'
 
 type Ctx = TestApp & { dir: string; otherKey: string }
@@ -131,6 +131,7 @@ test('embed: the upload rules are 400s that say what is wrong', async (t) => {
     ['a PDF declared as DOCX', file(pdf, TYPES.docx), /not a|does not match|is not/i],
     ['a corrupt PDF', file(pdf.subarray(0, 400), TYPES.pdf), /corrupt|damaged|could not be read|cannot be read/i],
     ['an empty file', file(Buffer.alloc(0), TYPES.pdf), /empty/i],
+    ['an encrypted PDF', file(await encryptedPdf(), TYPES.pdf), /password|encrypted/i],
   ]
   for (const [what, parts, message] of cases) {
     const { status, body } = await send(t, '/v2/resumes/embed', parts)
@@ -163,6 +164,20 @@ test('embed: more than 5 MB is a 400 while the body streams: the server stops be
     t.regex((await res.json()).detail, /larger than 5 MB/)
   }
   t.true(sent < total / 2, `the client got to send ${sent} bytes of ${total}`)
+})
+
+test('embed: a file that takes longer to read than the limit is a 400, and the next file reads', async (t) => {
+  const app = await startTestApp({ config: { resumes: { llm: null, readTimeoutMs: 30 } } })
+  try {
+    const { body, contentType } = multipart(file(await scannedPdf(), TYPES.pdf))
+    const res = await fetch(app.base + '/v2/resumes/embed', { method: 'POST', headers: { 'x-api-key': app.key, 'content-type': contentType }, body })
+    t.is(res.status, 400)
+    t.deepEqual(await res.json(), { detail: 'The file took too long to read.' })
+  } finally {
+    await app.close()
+  }
+  const after = await send(t, '/v2/resumes/embed', file(textFile(), TYPES.txt))
+  t.is(after.status, 200, 'the reader threads still work')
 })
 
 test('embed: no key is a 401; no embedding model is a 503', async (t) => {
