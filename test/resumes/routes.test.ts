@@ -4,7 +4,7 @@
  * the background parse, owner-only reads, the file, listing, deletion, matching).
  */
 import anyTest, { type TestFn } from 'ava'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -97,6 +97,16 @@ test('embed: DOCX, HTML and plain text parse alike', async (t) => {
     t.is(body.resume.work_experience?.[1]?.company, 'Square', type)
     t.is(body.result.embedding.length, 768)
   }
+})
+
+test('embed: a Word 97-2003 document (DOC)', async (t) => {
+  const doc = readFileSync(new URL('../fixtures/resumes/sample.doc', import.meta.url))
+  const { status, body } = await send(t, '/v2/resumes/embed', file(doc, TYPES.doc, 'cv.doc'))
+  t.is(status, 200, JSON.stringify(body).slice(0, 300))
+  t.like(body.resume.personal_information.data, { full_name: 'Riley Wordsmith', email: 'riley@example.com' })
+  t.is(body.resume.work_experience?.[0]?.company, 'Initech')
+  const misdeclared = await send(t, '/v2/resumes/embed', file(doc, TYPES.docx))
+  t.is(misdeclared.status, 400)
 })
 
 test('embed: a scanned PDF is read by OCR, and says so', async (t) => {
