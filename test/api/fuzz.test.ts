@@ -26,8 +26,10 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { rawPosting } from '../helpers/factories.ts'
+import { multipart } from '../helpers/resume-files.ts'
 
-type Route = { method: string; path: string; query: string[]; body: boolean }
+/** body: the route takes a body; multipart: an upload (multipart/form-data) rather than JSON */
+type Route = { method: string; path: string; query: string[]; body: boolean; multipart: boolean }
 type Real = Record<string, string>
 const test = anyTest as TestFn<TestApp & { routes: Route[]; real: Real }>
 
@@ -65,7 +67,12 @@ test.before(async (t) => {
   await app.db.sql`update tasks set state = 'finished', file_key = ${`${task.id}.csv`}, file_expires_at = ${expiresAt} where id = ${task.id}`
   const link = new URL(downloadUrl(await loadSigningKey(app.db.sql, null), 'http://x', task.id, expiresAt, 'export.csv'))
   const [, , , , expires, signature, filename] = link.pathname.split('/')
-  const real = { job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, file: 'swagger-ui.css', expires, signature, filename }
+  // a stored resume with its file, for the resume routes (DELETE comes last of them)
+  const [resume] = await app.db.sql<{ id: string }[]>`
+    insert into resumes (account_id, resume_url, file_key, content_type, status) values (${app.accountId}, 'http://x', 'resumes/fuzz.txt', 'text/plain', 'uploaded') returning id::text`
+  await mkdir(path.join(dataDir, 'downloads', 'resumes'), { recursive: true })
+  await writeFile(path.join(dataDir, 'downloads', 'resumes', 'fuzz.txt'), 'Fuzz Resume\n')
+  const real = { job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, resume_id: resume.id, file: 'swagger-ui.css', expires, signature, filename }
   Object.assign(t.context, app, { routes: await mountedRoutes(app.db.sql), real })
 })
 test.after.always(async (t) => {
@@ -75,14 +82,17 @@ test.after.always(async (t) => {
 /** Every method and path of the routers buildApp mounts, with the query parameters and body the document gives them. */
 async function mountedRoutes(sql: TestApp['db']['sql']): Promise<Route[]> {
   const app = buildApp({ sql, config: loadConfig(), log: pino({ level: 'silent' }) })
-  const doc = buildOpenApi() as unknown as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: unknown }>> }
+  const doc = buildOpenApi() as unknown as { paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content: object } }>> }
   const out: Route[] = []
   for (const mw of app.middleware as Array<Koa.Middleware & { router?: Router }>) {
     for (const layer of mw.router?.stack ?? []) {
       const path = String(layer.path).replace(/(.)\/$/, '$1')
       for (const method of layer.methods.filter((m) => m !== 'HEAD')) {
         const op = doc.paths[toOpenApiPath(path)]?.[method.toLowerCase()]
-        out.push({ method, path, query: (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name), body: Boolean(op?.requestBody) })
+        out.push({
+          method, path, query: (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+          body: Boolean(op?.requestBody), multipart: 'multipart/form-data' in (op?.requestBody?.content ?? {}),
+        })
       }
     }
   }
@@ -100,7 +110,8 @@ test('the routes fuzzed are every route the app mounts', (t) => {
     'GET /v2/jobs/data/subindustries', 'GET /healthz', 'GET /v2/openapi.json', 'GET /docs', 'GET /docs/:file',
   ]) t.true(names.includes(known), known)
   t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), [
-    '/v2/embed', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/neural-search', '/v2/jobs/search', '/v2/jobs/vsearch',
+    '/v2/embed', '/v2/jobs/contacts', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/neural-search', '/v2/jobs/search', '/v2/jobs/vsearch',
+    '/v2/platform/companies/search', '/v2/resumes', '/v2/resumes/embed',
   ])
   t.true(t.context.routes.find((r) => r.path === '/v2/jobs/search' && r.method === 'GET')!.query.includes('geo_locations'))
 })
@@ -348,7 +359,8 @@ test('every body route: each class on each field, as a 422 that costs nothing', 
       }
     }
     for (const body of ['null', '[]', '3', '"x"']) t.is((await fetch(base + route.path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })).status, 422, body)
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) t.is((await fetch(base + route.path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': type }, body: 'limit=1' })).status, 415, type)
+    // an upload answers a body that is not multipart as a missing file part
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) t.is((await fetch(base + route.path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': type }, body: 'limit=1' })).status, route.multipart ? 422 : 415, type)
   }
 })
 
@@ -380,8 +392,10 @@ test.serial('while starting, every route but /healthz is a 503 with Retry-After;
     readiness.ready = true
   }
   for (const route of routes) {
-    const body = route.body ? JSON.stringify(readyBodies(real)[route.path] ?? {}) : undefined
-    const res = await fetch(urlFor(base, route, real, []), { method: route.method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })
+    const upload = multipart([{ name: 'file', bytes: Buffer.from('Fuzz Resume\nfuzz@example.com'), type: 'text/plain', filename: 'r.txt' }])
+    const body = route.multipart ? upload.body : route.body ? JSON.stringify(readyBodies(real)[route.path] ?? {}) : undefined
+    const type = route.multipart ? upload.contentType : 'application/json'
+    const res = await fetch(urlFor(base, route, real, []), { method: route.method, headers: { 'x-api-key': key, 'content-type': type }, body })
     t.true(res.status < 400, `${route.method} ${route.path}: ${res.status}`)
     await expectEnvelope(t, res, route.path)
   }
