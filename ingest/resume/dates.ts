@@ -15,14 +15,18 @@ const SEASONS: Record<string, number> = { spring: 3, summer: 6, fall: 9, autumn:
 const MONTH_NAME = '(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)'
 const SEASON = '(?:spring|summer|fall|autumn|winter)'
 const YEAR = '(?:19[5-9]\\d|20\\d\\d)'
-const PRESENT = '(?:present|current(?:ly)?|now|to\\s+date|today|ongoing)'
+const PRESENT = '(?:present|current(?:ly)?|now|(?:to|till|until)\\s+(?:date|now)|today|ongoing)'
 
 /** One date as written, longest forms first so "Jan 2020" is not read as "2020". */
 export const DATE_SOURCE =
-  `(?:${MONTH_NAME}\\.?,?\\s*'?${YEAR}|${SEASON},?\\s+${YEAR}|${YEAR}[-/.](?:0?[1-9]|1[0-2])(?![\\d])|(?:0?[1-9]|1[0-2])[-/.]${YEAR}|${YEAR})`
-const SEP = `\\s*(?:[-–—−~]+|\\bto\\b|\\buntil\\b|\\btill\\b|\\bthrough\\b|\\bthru\\b|\\band\\b|&|[-–—]?\\s*>)\\s*`
-const RANGE_RE = new RegExp(`(?<![\\w/])(?:from\\s+)?(${DATE_SOURCE})(?:(?:${SEP}|\\s+)(${DATE_SOURCE}|${PRESENT})(?![\\w]))?`, 'i')
+  `(?:${MONTH_NAME}\\.?,?\\s*'?${YEAR}|${MONTH_NAME}\\.?\\s*['’]\\d\\d(?!\\d)|${SEASON},?\\s+${YEAR}|${YEAR}[-/.](?:0?[1-9]|1[0-2])(?![\\d])|(?:0?[1-9]|1[0-2])[-/.]${YEAR}|${YEAR})`
+const SEP = `\\s*(?:[-–—−~→]+|\\bto\\b|\\buntil\\b|\\btill\\b|\\bthrough\\b|\\bthru\\b|\\band\\b|&|[-–—]?\\s*>)\\s*`
+/** "Mar. 2016 Exp. Jun. 2017", "2019 – expected 2021": an end not reached yet is still the end */
+const EXPECTED = '(?:(?:exp\\.|expected|anticipated)\\s*)?'
+const RANGE_RE = new RegExp(`(?<![\\w/])(?:from\\s+)?(${DATE_SOURCE})(?:(?:${SEP}|\\s+)${EXPECTED}(${DATE_SOURCE}|${PRESENT})(?![\\w]))?`, 'i')
 const OPEN_RANGE_RE = new RegExp(`(?<![\\w/])(?:since\\s+)?(${DATE_SOURCE})${SEP}$`, 'i')
+/** A separator and a month with no year after it, right after a date. */
+const CUT_END_RE = new RegExp(`^${SEP}${MONTH_NAME}\\.?(?![\\w])(?!\\s*'?${YEAR})`, 'i')
 const SINCE_RE = new RegExp(`(?<![\\w/])since\\s+(${DATE_SOURCE})(?![\\w])`, 'i')
 const PRESENT_RE = new RegExp(`^${PRESENT}$`, 'i')
 
@@ -36,6 +40,13 @@ export function normalizeDate(raw: string): string | undefined {
   if (PRESENT_RE.test(s)) return 'Present'
   let m = s.match(new RegExp(`^(${MONTH_NAME})\\.?,?\\s*'?(${YEAR})$`, 'i'))
   if (m) return `${m[2]}-${pad(MONTHS[m[1].toLowerCase()])}`
+  // "Jan '19": a two-digit year is this century's unless that would be in the future
+  m = s.match(new RegExp(`^(${MONTH_NAME})\\.?\\s*['’](\\d\\d)$`, 'i'))
+  if (m) {
+    const yy = Number(m[2])
+    const year = 2000 + yy <= new Date().getUTCFullYear() + 1 ? 2000 + yy : 1900 + yy
+    return `${year}-${pad(MONTHS[m[1].toLowerCase()])}`
+  }
   m = s.match(new RegExp(`^(${SEASON}),?\\s+(${YEAR})$`, 'i'))
   if (m) return `${m[2]}-${pad(SEASONS[m[1].toLowerCase()])}`
   m = s.match(new RegExp(`^(${YEAR})[-/.](0?[1-9]|1[0-2])(?:[-/.]\\d{1,2})?$`))
@@ -73,6 +84,9 @@ export function findDateRange(line: string): DateRange | null {
   }
   const open = line.slice(m.index!).match(OPEN_RANGE_RE)
   if (open) return { start_date: first, rest: cut(line, m.index!, line.length - m.index!) }
+  // the end's year wrapped to the next line: "Jun. 2019-Nov. Logistics Coordinator" starts in 2019
+  const cutShort = line.slice(m.index! + m[0].length).match(CUT_END_RE)
+  if (cutShort) return { start_date: first, rest: cut(line, m.index!, m[0].length + cutShort[0].length) }
   return { end_date: first, rest: cut(line, m.index!, m[0].length) }
 }
 

@@ -3,7 +3,7 @@
  * a few header lines (title, company, place, dates) and a body of bullets or sentences.
  * Lines wrapped by the PDF's layout are joined back to the bullet they continue.
  */
-import { findDateRange } from './dates.ts'
+import { findDateRange as findAnyDate } from './dates.ts'
 
 export type BodyLine = { text: string; bullet: boolean; /** the sub-heading it sits under: "achievements", "relevant coursework" */ label?: string }
 export type Entry = { head: string[]; body: BodyLine[] }
@@ -13,10 +13,24 @@ export const BULLET_RE = /^\s*([•●▪■◦○◆◇►▸‣⁃∙·*➢➤
 /** Labels that head part of an entry's body ("Achievements:", "Relevant Coursework: ..."). */
 const BODY_LABEL_RE = /^\s*(key achievements|achievements|accomplishments|results|impact|responsibilities|key responsibilities|duties|relevant coursework|relevant courses|coursework|courses|thesis|dissertation|capstone|senior project|final project|research project|project|technologies|tech stack|tools|stack|environment|skills used|honors|activities|description)\s*:\s*(.*)$/i
 
+/** A year inside a sentence of the body, after a preposition: "Exceeded annual quota by 127% in 2022". */
+const PROSE_YEAR_RE = /\b(in|by|during|for|of|before|after|until|through)\s+(?:(?:early|mid|late|the)\s+)?(?:19|20)\d\d\b/i
+
+/**
+ * An entry's dates in a line, or null. A single year inside a sentence is not one: a body line
+ * the reader lost the bullet of would otherwise start a new entry.
+ */
+function findDateRange(text: string) {
+  const r = findAnyDate(text)
+  if (r && !r.start_date && PROSE_YEAR_RE.test(text) && (ACTION_RE.test(text) || words(text) >= 6)) return null
+  return r
+}
+
 type Line = { text: string; bullet: boolean; glyph?: string; /** a blank line came before it */ gap?: boolean }
 
 const words = (s: string) => s.split(/\s+/).filter(Boolean).length
-const endsSentence = (s: string) => /[.;!?:]["')\]]?$/.test(s)
+/** Ends like a sentence; an abbreviation's dot ("Lumen & Co.", "Pvt. Ltd.", "S.A.") does not count. */
+const endsSentence = (s: string) => /[.;!?:]["')\]]?$/.test(s) && !/(?:\b(?:co|inc|ltd|corp|llc|plc|pvt|bros|jr|sr|st|dept|intl)|\b\p{L}\.\p{L})\.$/iu.test(s)
 
 /** Strips a bullet glyph and notes which one it was. */
 export function readBullet(raw: string): Line {
@@ -61,12 +75,23 @@ function joinWrapped(lines: Line[]): Line[] {
     const prev = out[out.length - 1]
     const next = lines[i + 1]
     // a header row ("Acme Corp      Berlin", "Engineer | 2019") or the line before a dated one starts an entry
-    const headerish = /\s{3,}|\s\|\s|\t/.test(l.text) || (next && !next.bullet && !next.gap && findDateRange(next.text))
+    // a parenthesis the layout cut: "Partner, Greenfield Foods (November" / "2019 - November 2021)"
+    if (prev && !l.bullet && unclosed(prev.text) && /^[^(]*\)/.test(l.text)) {
+      prev.text = `${prev.text} ${l.text}`
+      continue
+    }
+    const row = /\s{3,}|\s\|\s|\t/.test(l.text)
+    const headerish = row || (next && !next.bullet && !next.gap && findDateRange(next.text))
     const labelled = /^[\p{L} ]{2,25}:(\s|$)/u.test(l.text)
-    const canContinue = prev && !l.bullet && !l.gap && !headerish && !labelled && (prev.bullet || (words(prev.text) >= 8 && !findDateRange(prev.text)))
+    // a line in lower case continues the bullet above even right before the next entry's dates
+    // ("… for a 20,000 m²" / "warehouse" / "Logistics Coordinator 2019 — 2023"); "eBay" is a name
+    const lower = /^[\p{Ll}(&,]/u.test(l.text) && !/^\p{Ll}+\p{Lu}/u.test(l.text) || /^(and|or|to|of|in|for|with)\b/.test(l.text)
+    const canContinue = prev && !l.bullet && !l.gap && !row && !labelled && (!headerish || lower) && (prev.bullet || (words(prev.text) >= 8 && !findDateRange(prev.text)))
     if (canContinue) {
-      const lower = /^[\p{Ll}(&,]/u.test(l.text) || /^(and|or|to|of|in|for|with)\b/.test(l.text)
-      const wrapped = prev.text.length >= width * 0.75 && width >= 50 && !endsSentence(prev.text) && !findDateRange(l.text)
+      // a line above a short one above a date heads the next entry ("Nurse at Lagos University" / "Teaching Hospital" / "2014 – 2016")
+      const after = lines[i + 2]
+      const headsNext = next && after && !next.bullet && words(next.text) <= 6 && !endsSentence(next.text) && !after.bullet && findDateRange(after.text)
+      const wrapped = prev.text.length >= width * 0.75 && width >= 50 && !endsSentence(prev.text) && !findDateRange(l.text) && !headsNext
       if (lower || wrapped) {
         prev.text = prev.text.replace(/-$/, '') + (/-$/.test(prev.text) && /^\p{Ll}/u.test(l.text) ? '' : ' ') + l.text
         continue
@@ -77,6 +102,8 @@ function joinWrapped(lines: Line[]): Line[] {
   return out
 }
 
+const unclosed = (s: string) => (s.match(/\(/g)?.length ?? 0) > (s.match(/\)/g)?.length ?? 0)
+
 /**
  * A line opening with an action verb, as bullets do when the reader lost their glyphs (HTML lists):
  * "Designed a blended-learning curriculum used by five colleagues".
@@ -84,13 +111,29 @@ function joinWrapped(lines: Line[]): Line[] {
 const ACTION_RE = /^(\p{Lu}\p{Ll}{2,}ed|Led|Built|Ran|Taught|Wrote|Grew|Cut|Made|Won|Drove|Kept|Held|Sold|Oversaw|Spearheaded|(Manage|Develop|Lead|Design|Build|Coordinate|Support|Maintain|Create|Implement|Handle|Provide|Ensure|Prepare|Assist|Conduct|Train|Mentor|Oversee|Deliver|Analy[sz]e|Work|Own|Run|Write|Teach|Plan)s?)\s/u
 const ORG_MARK_RE = /\b(inc|llc|ltd|gmbh|corp|plc|s\.a|university|college|school|bank|airlines)\b/i
 
+/** Most words capitalised, as names are and sentences are not: "Software Maestro (funded by Korea Ministry …) Seoul". */
+function titleCased(text: string): boolean {
+  const ws = text.split(/\s+/).filter((w) => /\p{L}/u.test(w))
+  return ws.filter((w) => /^[(\[]?\p{Lu}/u.test(w)).length >= ws.length / 2
+}
+
 /** A non-bullet line that reads as a sentence of the body rather than a header. */
 function isSentence(text: string): boolean {
   const r = findDateRange(text)
   if (r && words(r.rest) < 14) return false
   if (!r && words(text) >= 4 && ACTION_RE.test(text) && !ORG_MARK_RE.test(text)) return true
+  // six words or more, mostly in lower case: prose, as no title or name is ("Responsible for managing a team of five")
+  if (!r && words(text) >= 6 && !titleCased(text)) return true
   return words(text) >= 10 || (endsSentence(text) && words(text) >= 6 && !/:$/.test(text))
 }
+
+/**
+ * How long a job lasted, as LinkedIn and many templates add it: "5 years 2 months" on its own line,
+ * "(3 years 1 month)" or "· 3 mos" after the dates. It is neither title nor company.
+ */
+const DURATION_RE = /\(?\b\d{1,2}\+?\s*(?:years?|yrs?|months?|mos?)(?:,?\s*\d{1,2}\s*(?:months?|mos?))?\b\)?/gi
+const DURATION_AFTER_DATES_RE = /\s*\(\d{1,2}\+?\s*(?:years?|yrs?|months?|mos?)[^)]*\)|\s*[·|,]\s*\d{1,2}\+?\s*(?:years?|yrs?|months?|mos?)(?:,?\s*\d{1,2}\s*(?:months?|mos?))?\s*$/i
+const isDuration = (s: string) => /\d/.test(s) && s.replace(DURATION_RE, '').replace(/[\s(),·|-]/g, '') === ''
 
 /**
  * Groups a section's lines into entries. An entry starts at a header line that follows body
@@ -101,7 +144,10 @@ function isSentence(text: string): boolean {
 export function splitEntries(raw: string[]): Entry[] {
   let lines: Line[] = []
   let gap = false
-  for (const r of raw) {
+  for (let r of raw) {
+    if (isDuration(r.trim())) continue
+    // a duration after the dates: "January 2020 - Present (3 years 1 month)"
+    if (findDateRange(r)) r = r.replace(DURATION_AFTER_DATES_RE, '')
     if (r.trim() === '') {
       gap = lines.length > 0
       continue
@@ -124,7 +170,12 @@ export function splitEntries(raw: string[]): Entry[] {
       if (lab[2]) cur.body.push({ text: lab[2], bullet: false, label })
       continue
     }
-    if (l.bullet || isSentence(l.text)) {
+    // a long line directly above a dated line is that entry's header, however many words it has,
+    // unless it opens with an action verb as bullets do:
+    // "Software Maestro (funded by Korea Ministry of Knowledge and Economy) Seoul, S.Korea"
+    const next = lines[i + 1]
+    const aboveDate = next && !next.bullet && findDateRange(next.text) && !endsSentence(l.text) && !findDateRange(l.text) && !ACTION_RE.test(l.text) && titleCased(l.text)
+    if (l.bullet || (isSentence(l.text) && !aboveDate)) {
       if (!cur) entries.push((cur = { head: [], body: [] }))
       cur.body.push({ text: l.text, bullet: l.bullet, ...(label ? { label } : {}) })
       continue
@@ -136,7 +187,8 @@ export function splitEntries(raw: string[]): Entry[] {
       cur.body.push({ text: l.text, bullet: false, ...(label ? { label } : {}) })
       continue
     }
-    if (!cur || cur.body.length > 0) {
+    // a blank line after a dated header also ends an entry: schools often have no body
+    if (!cur || cur.body.length > 0 || (l.gap && cur.head.some((h) => findDateRange(h)))) {
       entries.push((cur = { head: [], body: [] }))
       label = undefined
     }

@@ -4,11 +4,12 @@
  * detected is left out, never guessed: no empty strings, no empty arrays.
  */
 import { splitEntries } from './entries.ts'
-import { extractContact } from './extract/contact.ts'
+import { extractContact, findName, findStandaloneName } from './extract/contact.ts'
 import { extractEducation } from './extract/education.ts'
 import { extractExperience } from './extract/experience.ts'
 import { extractAwards, extractCertifications, extractContent, extractProjects, extractVolunteer } from './extract/items.ts'
-import { extractLanguages, extractList } from './extract/lists.ts'
+import { extractLanguages, extractList, isSpokenLanguage } from './extract/lists.ts'
+import { headerTowns } from './extract/places.ts'
 import { extractSkills } from './extract/skills.ts'
 import { splitSections, type Section } from './sections.ts'
 import type { ParsedResume } from './types.ts'
@@ -18,13 +19,38 @@ export function parseResume(text: string): ParsedResume {
   const { header, sections } = splitSections(dropPageArtifacts(clean))
   const out: ParsedResume = { version: 'v1' }
   const allLines = clean.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
-  const contact = extractContact(header, allLines)
+  const sidebarName = findName(header.length ? header : allLines.slice(0, 3)) ? undefined : takeStandaloneName(header, sections)
+  const contact = extractContact(header, allLines, sidebarName)
   if (contact) out.personal_information = { data: contact }
-  for (const s of sections) addSection(out, s)
+  const towns = headerTowns(header)
+  for (const s of sections) addSection(out, s, towns)
   return prune(out) as ParsedResume
 }
 
-function addSection(out: ParsedResume, section: Section) {
+/** Sections that hold the resume's entries: a name is never found inside them. */
+const MAIN_KINDS = new Set(['experience', 'education', 'projects', 'volunteer'])
+
+/**
+ * The name of a resume laid out with a sidebar read first, looked for in the header and the
+ * sidebar's sections before the first main one. The name line and its headline are taken out of
+ * the section they fell into, so "Ifeoma Obi" is not listed among the languages.
+ */
+function takeStandaloneName(header: string[], sections: Section[]): string | undefined {
+  const inHeader = findStandaloneName(header)
+  if (inHeader >= 0) return header[inHeader].trim()
+  for (const s of sections) {
+    if (MAIN_KINDS.has(s.kind)) break
+    const lines = s.lines.filter((l) => l.trim() !== '')
+    const i = findStandaloneName(lines)
+    if (i < 0) continue
+    const taken = new Set([lines[i], lines[i + 1]])
+    s.lines = s.lines.filter((l) => !taken.has(l))
+    return lines[i].trim()
+  }
+  return undefined
+}
+
+function addSection(out: ParsedResume, section: Section, towns: ReadonlySet<string>) {
   // blank lines matter to entries (splitEntries); list-like sections do without them
   const s = ['experience', 'education', 'projects', 'volunteer', 'custom', 'summary'].includes(section.kind)
     ? section
@@ -39,11 +65,16 @@ function addSection(out: ParsedResume, section: Section) {
       if (text) out.summary_or_objective = out.summary_or_objective ? `${out.summary_or_objective} ${text}` : text
       return
     }
-    case 'experience': return push('work_experience', extractExperience(s.lines))
+    case 'experience': return push('work_experience', extractExperience(s.lines, towns))
     case 'education': return push('education', extractEducation(s.lines))
     case 'skills': {
       const groups = extractSkills(s.lines)
       for (const g of groups) {
+        // "Languages | Korean, English, Japanese" inside skills lists spoken languages, not skills
+        if (/languages?$/i.test(g.category) && g.details.length && g.details.every(isSpokenLanguage)) {
+          push('languages', extractLanguages(g.details).filter((l) => !out.languages?.includes(l)))
+          continue
+        }
         const same = out.skills?.find((x) => x.category === g.category)
         if (same) same.details.push(...g.details.filter((d) => !same.details.includes(d)))
         else push('skills', [g])
@@ -70,7 +101,8 @@ function addSection(out: ParsedResume, section: Section) {
  */
 export function dropPageArtifacts(text: string): string {
   const lines = text.split(/\r?\n/)
-  const key = (l: string) => l.trim().replace(/\d+/g, '#')
+  // separators count as little as numbers: "… Vitae | 1" and "… Vitae 2" are one footer
+  const key = (l: string) => l.trim().replace(/\d+/g, '#').replace(/[^\p{L}#]+/gu, ' ').trim()
   const counts = new Map<string, number>()
   for (const l of lines) if (/\d/.test(l)) counts.set(key(l), (counts.get(key(l)) ?? 0) + 1)
   return lines

@@ -16,9 +16,9 @@ export type SplitResume = { header: string[]; sections: Section[] }
 /** Folded heading text -> kind. Combined headings ("Honors & Awards") are matched word by word below. */
 const HEADINGS: [SectionKind, string[]][] = [
   ['summary', ['summary', 'professional summary', 'career summary', 'executive summary', 'profile', 'professional profile', 'career profile', 'personal profile', 'objective', 'career objective', 'professional objective', 'objectives', 'about', 'about me', 'overview', 'introduction', 'personal statement', 'summary of qualifications', 'qualifications summary', 'highlights', 'career highlights']],
-  ['experience', ['experience', 'work experience', 'professional experience', 'work history', 'employment', 'employment history', 'career', 'career history', 'relevant experience', 'professional background', 'experiences', 'industry experience', 'work', 'positions', 'positions held', 'professional history', 'job history', 'internships', 'internship experience', 'research experience', 'teaching experience', 'other experience', 'additional experience']],
+  ['experience', ['experience', 'work experience', 'professional experience', 'work history', 'employment', 'employment history', 'career', 'career history', 'relevant experience', 'professional background', 'experiences', 'industry experience', 'work', 'positions', 'positions held', 'professional history', 'job history', 'employment record', 'work record', 'career experience', 'internships', 'internship experience', 'research experience', 'teaching experience', 'other experience', 'additional experience']],
   ['education', ['education', 'academic background', 'academics', 'academic history', 'education and training', 'educational background', 'academic qualifications', 'qualifications', 'education history', 'studies']],
-  ['skills', ['skills', 'technical skills', 'core skills', 'key skills', 'skill set', 'skillset', 'competencies', 'core competencies', 'key competencies', 'technologies', 'technical proficiencies', 'proficiencies', 'expertise', 'areas of expertise', 'tools', 'tools and technologies', 'technical expertise', 'tech stack', 'it skills', 'computer skills', 'hard skills', 'soft skills', 'abilities', 'strengths']],
+  ['skills', ['skills', 'technical skills', 'core skills', 'key skills', 'skill set', 'skillset', 'competencies', 'core competencies', 'key competencies', 'technologies', 'technical proficiencies', 'proficiencies', 'expertise', 'areas of expertise', 'tools', 'tools and technologies', 'technical expertise', 'tech stack', 'it skills', 'computer skills', 'hard skills', 'soft skills', 'top skills', 'abilities', 'strengths']],
   ['projects', ['projects', 'personal projects', 'academic projects', 'selected projects', 'key projects', 'side projects', 'project experience', 'open source', 'open source projects', 'portfolio']],
   ['certifications', ['certifications', 'certification', 'certificates', 'licenses', 'licences', 'licenses and certifications', 'certifications and licenses', 'professional certifications', 'credentials', 'accreditations']],
   ['awards', ['awards', 'honors', 'honours', 'achievements', 'honors and awards', 'awards and honors', 'awards and achievements', 'accomplishments', 'recognition', 'key achievements', 'scholarships', 'prizes']],
@@ -33,7 +33,8 @@ for (const [kind, names] of HEADINGS) for (const n of names) KNOWN.set(n, kind)
 const CUSTOM_HEADINGS = new Set([
   'publications', 'references', 'patents', 'presentations', 'talks', 'conferences', 'research', 'training',
   'activities', 'leadership', 'leadership experience', 'memberships', 'affiliations', 'professional affiliations',
-  'courses', 'coursework', 'relevant coursework', 'extracurricular activities', 'extracurriculars', 'military service',
+  'courses', 'coursework', 'relevant coursework', 'extracurricular activities', 'extracurriculars', 'extra curricular activities',
+  'co curricular activities', 'student activities', 'campus involvement', 'clubs and societies', 'societies', 'military service',
   'teaching', 'additional information', 'miscellaneous', 'other', 'personal details', 'personal information',
   'references available upon request', 'writing', 'media', 'exhibitions', 'professional development', 'workshops',
   'publications and talks', 'selected publications', 'contact', 'contact information', 'links', 'online presence',
@@ -60,14 +61,36 @@ export function foldHeading(line: string): string {
 
 /** The kind of a known heading, also for combinations: "Honors & Awards", "Skills and Interests" -> first part's kind. */
 export function headingKind(folded: string): SectionKind | null {
-  const direct = KNOWN.get(folded)
+  const direct = knownKind(folded)
   if (direct) return direct
   const parts = folded.split(/ and |, /).map((p) => p.trim()).filter(Boolean)
-  if (parts.length > 1 && parts.every((p) => KNOWN.has(p) || CUSTOM_HEADINGS.has(p))) {
-    const first = parts.find((p) => KNOWN.has(p))
-    if (first) return KNOWN.get(first)!
+  if (parts.length > 1 && parts.every((p) => knownKind(p) || isCustom(p))) {
+    const first = parts.find((p) => knownKind(p))
+    if (first) return knownKind(first)!
   }
   return null
+}
+
+/**
+ * The heading's singular and plural: "Extracurricular Activity" is "extracurricular activities".
+ * Only for headings of two words or more: a lone "Position" or "Award" is more often a table's label.
+ */
+function numberForms(folded: string): string[] {
+  const forms = [folded]
+  if (!folded.includes(' ')) return forms
+  if (/ies$/.test(folded)) forms.push(folded.replace(/ies$/, 'y'))
+  else if (/y$/.test(folded)) forms.push(folded.replace(/y$/, 'ies'))
+  if (/[^s]s$/.test(folded)) forms.push(folded.slice(0, -1))
+  else if (!/s$/.test(folded)) forms.push(`${folded}s`)
+  return forms
+}
+const knownKind = (folded: string) => numberForms(folded).map((f) => KNOWN.get(f)).find(Boolean) ?? null
+const isCustom = (folded: string) => numberForms(folded).some((f) => CUSTOM_HEADINGS.has(f))
+
+/** Whether a text is a heading's words, known or common: "CONTACT", "Skills", "Publications". */
+export const isHeadingWords = (text: string) => {
+  const f = foldHeading(text)
+  return !!f && (!!headingKind(f) || isCustom(f))
 }
 
 const BULLET_START = /^\s*[•●▪■◦○◆◇►▸‣⁃∙·\-*–—>✓✔➢➤]\s*/u
@@ -77,6 +100,8 @@ type Candidate = { kind: SectionKind | null; title: string; inline?: string; upp
 
 /** A line's reading as a heading, or null. Headings are short: at most 5 words, no digits, no '@'. */
 function asHeading(raw: string): Candidate | null {
+  const marked = markedHeading(raw)
+  if (marked) return marked
   const line = raw.trim().replace(/^#+\s*/, '').replace(/^[|=_~*\-–—:]+\s*|\s*[|=_~*\-–—]+$/g, '').trim()
   if (!line || BULLET_START.test(raw) && !/^\s*[-=_*]{2,}/.test(raw)) return null
   if (/[@\d]|https?:|www\./.test(line)) return null
@@ -90,6 +115,22 @@ function asHeading(raw: string): Candidate | null {
   if (!folded) return null
   const title = head.replace(/\s{2,}/g, ' ')
   return { kind: headingKind(folded), title: tidyTitle(title, folded), inline, upper: isUpper(head), colon: !!colon }
+}
+
+/** An icon, a bullet or a number templates put before a heading: "➤ EXPERIENCE", " Education", "01. Skills". */
+const HEADING_MARK_RE = /^\s*(?:[\p{So}\p{Co}\p{Cs}•●▪■◦○◆◇►▸‣⁃∙·*➢➤✓✔>]+\uFE0F?|\d{1,2}[.)]?|[IVX]{1,4}\.)\s*(?=\p{L})/u
+
+/**
+ * A known heading behind a mark. Only known headings: "• Leadership" is as likely a bullet as a heading.
+ * e.g. "➤ EXPERIENCE" -> experience; "• Python" -> null.
+ */
+function markedHeading(raw: string): Candidate | null {
+  const m = raw.match(HEADING_MARK_RE)
+  if (!m) return null
+  const head = raw.slice(m[0].length).replace(/[:\s]+$/, '').trim()
+  if (!head || /\d/.test(head) || head.split(/\s+/).length > 4) return null
+  const kind = headingKind(foldHeading(head))
+  return kind ? { kind, title: head, upper: isUpper(head), colon: /:\s*$/.test(raw) } : null
 }
 
 /** "E X P E R I E N C E" -> "EXPERIENCE"; other titles as written. */
@@ -124,7 +165,8 @@ export function splitSections(text: string): SplitResume {
     let heading: Candidate | null = null
     if (c?.kind && !c.inline && !isSubHeading(c, current, upperStyle, colonStyle)) heading = c
     else if (c?.kind && c.inline && !inSkills && current?.kind !== c.kind && c.kind !== 'experience' && c.kind !== 'education') heading = c
-    else if (c && !c.kind && !c.inline && (current || known.length === 0) && customHeadingFits(c, lines, i, upperStyle, colonStyle)) heading = c
+    // inside skills, a line in the headings' style that is no common heading names a group of skills ("PROGRAMMING")
+    else if (c && !c.kind && !c.inline && (current || known.length === 0) && !(inSkills && !isCustom(foldHeading(c.title))) && customHeadingFits(c, lines, i, upperStyle, colonStyle)) heading = c
     if (heading && !(heading.kind && !heading.inline && isEmptyRepeat(current, heading))) {
       current = { kind: heading.kind ?? 'custom', title: heading.title, lines: heading.inline ? [heading.inline] : [] }
       sections.push(current)
@@ -162,7 +204,7 @@ function customHeadingFits(c: Candidate, lines: string[], i: number, upperStyle:
   const following = lines.slice(i + 1).filter((l) => l.trim() !== '')
   const next = following[0]
   if (!next) return false
-  const common = CUSTOM_HEADINGS.has(folded)
+  const common = isCustom(folded)
   if (common && (c.upper || c.colon || /^\p{Lu}/u.test(c.title))) return true
   if (c.title.split(/\s+/).length > 4) return false
   // an employer or school in capitals is followed by its dates or title, a heading by content

@@ -310,6 +310,217 @@ test('fields not detected are left out: no empty strings, arrays or objects', (t
 
 // ---------------------------------------------------------------- features
 
+// ---------------------------------------------------------------- layouts: tables, narrow columns, sidebars
+
+test('experience table, one row per line: the header row is no job, wrapped cells join their row, notes join their company', (t) => {
+  const jobs = extractExperience([
+    'Dates | Role | Company | Location',
+    '04/2024 — | Senior Software | Orbital Payments Ltd. | Osaka, Japan',
+    'Present | Engineer',
+    'May 2022 – Jun | HR Assistant | Saigon Garment Co. | Wien, Austria',
+    '2023',
+    'Dec. 2019 - Jul. 2023 Content Marketing Manager | Mango Fintech | Köln, Germany',
+    'Apr 2018 – Jul 2021 | Head of Department | Scoil Mhuire National | Accra, Ghana',
+    'School',
+    '– Orbital Payments Ltd.: Designed and shipped a payments API handling 2M requests',
+    'per day',
+    '– Scoil Mhuire National School: Coordinated the school science fair',
+  ])
+  t.deepEqual(jobs.map((j) => [j.title, j.company, j.location, j.start_date, j.end_date]), [
+    ['Senior Software Engineer', 'Orbital Payments Ltd.', 'Osaka, Japan', '2024-04', 'Present'],
+    ['HR Assistant', 'Saigon Garment Co.', 'Wien, Austria', '2022-05', '2023-06'],
+    ['Content Marketing Manager', 'Mango Fintech', 'Köln, Germany', '2019-12', '2023-07'],
+    ['Head of Department', 'Scoil Mhuire National School', 'Accra, Ghana', '2018-04', '2021-07'],
+  ])
+  t.deepEqual(jobs[0].achievements, ['Designed and shipped a payments API handling 2M requests per day'])
+  t.deepEqual(jobs[3].responsibilities, ['Coordinated the school science fair'])
+})
+
+test('experience table, one cell per line (DOCX, HTML): every row kept, the last one too', (t) => {
+  const jobs = extractExperience([
+    'Dates', 'Role', 'Company', 'Location',
+    '2022-12 - Present', 'Senior Software Engineer', 'Northwind Systems', 'Wrocław, Poland',
+    '2017-04 - 2019-08', 'Full Stack Developer', 'Kestrel Analytics GmbH', 'Chennai, India',
+    'Kestrel Analytics GmbH: Cut CI build time from 25 to 8 minutes',
+  ])
+  t.deepEqual(jobs.map((j) => [j.title, j.company, j.location, j.start_date, j.end_date]), [
+    ['Senior Software Engineer', 'Northwind Systems', 'Wrocław, Poland', '2022-12', 'Present'],
+    ['Full Stack Developer', 'Kestrel Analytics GmbH', 'Chennai, India', '2017-04', '2019-08'],
+  ])
+  t.deepEqual(jobs[1].achievements, ['Cut CI build time from 25 to 8 minutes'])
+})
+
+test('narrow columns: a heading wrapped onto the next line is joined back, in jobs and in schools', (t) => {
+  const jobs = extractExperience([
+    'Northwind Systems — Junior Software', 'Developer', 'Fall 2019 to Apr 2022', '– Reduced p95 latency by 40%',
+    '* Coordinated discharge planning with physiotherapy and', 'social work',
+    'Clinical Nurse Specialist at Lagos University', 'Teaching Hospital', 'July 2014 to June 2016', '* Trained 12 nurses',
+  ])
+  t.deepEqual(jobs.map((j) => [j.title, j.company]), [
+    ['Junior Software Developer', 'Northwind Systems'],
+    ['Clinical Nurse Specialist', 'Lagos University Teaching Hospital'],
+  ])
+  t.deepEqual(jobs[0].responsibilities, ['Coordinated discharge planning with physiotherapy and social work'])
+  const schools = extractEducation([
+    'Certificate in Hotel Operations, Tsinghua', 'University', 'Sep. 2010 to May 2012',
+    '', 'MSc Organisational | 2012 — 2014', 'Behaviour', 'Fudan University, Shanghai',
+    '', 'Bachelor of Business Studies, Uniwersytet | 09/2020 — 05/2021', 'Wrocławski',
+  ])
+  t.deepEqual(schools.map((e) => [e.degree, e.institution]), [
+    ['Certificate in Hotel Operations', 'Tsinghua University'],
+    ['MSc Organisational Behaviour', 'Fudan University'],
+    ['Bachelor of Business Studies', 'Uniwersytet Wrocławski'],
+  ])
+  t.is(schools[1].location, 'Shanghai')
+})
+
+test('a short line under a one-field line is its own field: title, then company on the next line', (t) => {
+  const jobs = extractExperience(['Software Engineer | Jan 2020 – Present', 'Google', '• Built search features'])
+  t.like(jobs[0], { title: 'Software Engineer', company: 'Google' })
+})
+
+test('education: a town after the school, the school\'s own town, and a comma inside its name', (t) => {
+  const [a, b, c, d] = extractEducation([
+    'BSc Computer Science, Vietnam National University, Ho Chi Minh City Sep 2012 to May 2014',
+    '', 'Universidade de Lisboa, Lisboa', 'MA Interaction Design 2021 – 2023',
+    '', 'University of Lagos, Lagos', 'BSc Economics 2009 – 2013',
+    '', 'Stanford University, Stanford, CA', 'MS Statistics 2014 – 2016',
+  ])
+  t.like(a, { degree: 'BSc Computer Science', institution: 'Vietnam National University, Ho Chi Minh City' })
+  t.like(b, { institution: 'Universidade de Lisboa', location: 'Lisboa' })
+  t.like(c, { institution: 'University of Lagos', location: 'Lagos' })
+  t.like(d, { institution: 'Stanford University', location: 'Stanford, CA' })
+})
+
+test('company: a place beside it is the location, however it is written', (t) => {
+  const jobs = extractExperience([
+    'R.O.K Cyber Command, MND | Seoul, S.Korea', 'Software Engineer | Aug. 2014 Apr. 2016', '• Built a messenger',
+    'ShitOne Corp. Seoul, S.Korea', 'Software Engineer Dec. 2011 Feb. 2012', '• Wrote the API server',
+    'Undergraduate Research, Machine Learning Lab | Pohang, S.Korea', 'Researcher | Mar. 2016 Exp. Jun. 2017', '• Researched classifiers',
+    'NEXON | Seoul, S.Korea', 'Game Developer Intern at Global Internship Program | Jan. 2013 Feb. 2013', '• Won the 2nd prize',
+  ])
+  t.deepEqual(jobs.map((j) => [j.title, j.company, j.location, j.end_date]), [
+    ['Software Engineer', 'R.O.K Cyber Command, MND', 'Seoul, S.Korea', '2016-04'],
+    ['Software Engineer', 'ShitOne Corp.', 'Seoul, S.Korea', '2012-02'],
+    ['Researcher', 'Undergraduate Research, Machine Learning Lab', 'Pohang, S.Korea', '2017-06'],
+    ['Game Developer Intern at Global Internship Program', 'NEXON', 'Seoul, S.Korea', '2013-02'],
+  ])
+})
+
+test('body lines without bullets: a year inside a sentence starts no job; a long header above its dates does', (t) => {
+  const jobs = extractExperience([
+    'Regional Sales Manager | Vantage Office Supplies Summer 2021 – Summer 2024',
+    'Exceeded annual quota by 127% in 2022',
+    'Grew the territory from 40 to 95 active accounts',
+    'Software Maestro (funded by Korea Ministry of Knowledge and Economy) Seoul, S.Korea',
+    'Software Engineer Trainee Jul. 2012 Jun. 2013',
+    'Performed research on memory management strategies of operating systems',
+  ])
+  t.deepEqual(jobs.map((j) => [j.title, j.company]), [
+    ['Regional Sales Manager', 'Vantage Office Supplies'],
+    ['Software Engineer Trainee', 'Software Maestro (funded by Korea Ministry of Knowledge and Economy)'],
+  ])
+  t.deepEqual(jobs[0].achievements, ['Exceeded annual quota by 127% in 2022', 'Grew the territory from 40 to 95 active accounts'])
+})
+
+test('a sidebar read first: the name below it, not a city or the sidebar heading', (t) => {
+  const p = parseResume(['Contact', 'Email: ifeoma@example.com', 'Hà Nội, Vietnam', 'Core Competencies', 'Go, SQL',
+    'LANGUAGES', 'Yoruba (native), French (C1)', 'Ifeoma Obi', 'Senior Software Engineer', 'SUMMARY', 'Backend engineer.',
+    'EXPERIENCE', 'Senior Software Engineer (April 2024 – Present)', 'Orbital Payments Ltd.'].join('\n'))
+  t.is(p.personal_information?.data.full_name, 'Ifeoma Obi')
+  t.deepEqual(p.languages, ['Yoruba (native)', 'French (C1)'])
+  const q = parseResume(['CONTACT Agnieszka Kowalczyk', 'agnieszka@example.org', 'Senior Software Engineer', 'SUMMARY', 'Engineer.'].join('\n'))
+  t.is(q.personal_information?.data.full_name, 'Agnieszka Kowalczyk')
+  const r = parseResume(['CONTACT', 'Email:', 'hannah@example.com', 'Address: Manchester,', 'United Kingdom', 'Skills', 'Excel', 'Hannah O\'Neill', 'Warehouse Supervisor', 'Objective', 'Safe and on time.'].join('\n'))
+  t.is(r.personal_information?.data.full_name, 'Hannah O\'Neill')
+})
+
+test('other sections are not jobs: "Extracurricular Activity" is its own section; spoken languages leave the skills', (t) => {
+  const p = parseResume(['Claud Park', 'claud@example.com', 'Skills', 'DevOps | AWS, Docker, Kubernetes', 'Languages | Korean, English, Japanese',
+    'Experience', 'PLAT Corp. | Seoul, S.Korea', 'Software Engineer | Jan. 2016 Jun. 2017', '• Built the booking API',
+    'Extracurricular Activity', 'WiseGuys (Hacking & Security research group) | S.Korea', 'Member | Jun. 2012 PRESENT', '• Trained new members'].join('\n'))
+  t.deepEqual(p.work_experience?.map((j) => j.company), ['PLAT Corp.'])
+  t.is(p.custom_sections?.[0].title, 'Extracurricular Activity')
+  t.deepEqual(p.skills, [{ category: 'DevOps', details: ['AWS', 'Docker', 'Kubernetes'] }])
+  t.deepEqual(p.languages, ['Korean', 'English', 'Japanese'])
+})
+
+test('a page footer repeated with its separators changed is dropped', (t) => {
+  const p = parseResume(['Claud Park', 'claud@example.com', 'Experience', 'PLAT Corp. | Seoul, S.Korea', 'Software Engineer | Jan. 2016 Jun. 2017',
+    '• Built the booking API', 'February 10, 2026 | Claud Park · Curriculum Vitae | 1', 'Kasa | Seoul, S.Korea', 'Director | Jun. 2018 Jan. 2021',
+    '• Ran infrastructure', 'February 10, 2026 Claud Park · Curriculum Vitae 2'].join('\n'))
+  t.deepEqual(p.work_experience?.map((j) => [j.title, j.company]), [['Software Engineer', 'PLAT Corp.'], ['Director', 'Kasa']])
+})
+
+test('company: a town and a two-part area after it, a town the resume names in its header', (t) => {
+  const jobs = extractExperience(['Senior Accountant 2022 - Present', 'Café Lumière Austin, TX, USA', '– Closed the books',
+    'Maersk Line, Singapore, Singapore', 'Analyst 2019 - 2021', '– Cut errors by 22%'])
+  t.deepEqual(jobs.map((j) => [j.company, j.location]), [['Café Lumière', 'Austin, TX, USA'], ['Maersk Line', 'Singapore, Singapore']])
+  const p = parseResume(['Lê Hoàng Nam', 'nam@example.vn | Hà Nội, Vietnam', 'Experience', 'Full Stack Developer | 2022 – 2024',
+    'Kestrel Analytics GmbH Hà Nội, Vietnam', '• Mentored four developers'].join('\n'))
+  t.like(p.work_experience?.[0], { company: 'Kestrel Analytics GmbH', location: 'Hà Nội, Vietnam' })
+})
+
+test('OCR table rows without cell borders: the role and the employer run together, the end year wrapped', (t) => {
+  t.like(findDateRange('Jun. 2019-Nov. Logistics Coordinator TransAndina Cargo'), { start_date: '2019-06', rest: 'Logistics Coordinator TransAndina Cargo' })
+  const jobs = extractExperience(['Dates Role Company Location', 'Feb. 2023-Current | Warehouse Supervisor DHL Supply Chain Lyon, France', '* Managed inbound flows'])
+  t.deepEqual(jobs.map((j) => [j.title, j.company, j.location, j.start_date, j.end_date]), [['Warehouse Supervisor', 'DHL Supply Chain', 'Lyon, France', '2023-02', 'Present']])
+})
+
+test('a sentence without a bullet above the next job\'s dates stays in the body', (t) => {
+  const jobs = extractExperience(['Engineer, Acme Corp 2021 – 2023', 'Responsible for managing a team of five engineers', 'Globex Inc. 2019 - 2021', 'Analyst'])
+  t.deepEqual(jobs.map((j) => [j.title, j.company]), [['Engineer', 'Acme Corp'], ['Analyst', 'Globex Inc.']])
+  t.deepEqual(jobs[0].responsibilities, ['Responsible for managing a team of five engineers'])
+})
+
+test('roles grouped under one employer, with their durations, as LinkedIn exports them', (t) => {
+  const jobs = extractExperience(['Google', '5 years 2 months', 'Senior Software Engineer', 'January 2020 - Present (3 years 1 month)',
+    'Mountain View, California', 'Led the storage team.', 'Software Engineer', 'June 2017 - December 2019 (2 years 7 months)',
+    'Mountain View, California', 'Stripe', 'Software Engineering Intern', 'June 2016 - August 2016 · 3 mos', 'San Francisco, California'])
+  t.deepEqual(jobs.map((j) => [j.title, j.company, j.location, j.start_date, j.end_date]), [
+    ['Senior Software Engineer', 'Google', 'Mountain View, California', '2020-01', 'Present'],
+    ['Software Engineer', 'Google', 'Mountain View, California', '2017-06', '2019-12'],
+    ['Software Engineering Intern', 'Stripe', 'San Francisco, California', '2016-06', '2016-08'],
+  ])
+})
+
+test('dates: two-digit years, "till date", arrows; places written "Town (Country)"; a TLD that is a prefix of another', (t) => {
+  t.like(findDateRange("Jan '19 – Mar '21"), { start_date: '2019-01', end_date: '2021-03' })
+  t.like(findDateRange('2019 - Till date'), { start_date: '2019', end_date: 'Present' })
+  t.like(findDateRange('May 2018 → Jun 2020'), { start_date: '2018-05', end_date: '2020-06' })
+  const jobs = extractExperience(['01/2018 – present', 'Project Manager', 'Ferrovie dello Stato S.p.A., Milano (Italy)', 'Managing rail projects worth 40M EUR.'])
+  t.like(jobs[0], { title: 'Project Manager', company: 'Ferrovie dello Stato S.p.A.', location: 'Milano (Italy)' })
+  t.deepEqual(extractContact(['Jane Roe', 'Web: https://nibhriain.design'], [])?.links, ['https://nibhriain.design'])
+})
+
+test('skills grouped under names in capitals, and capitals that are skills', (t) => {
+  t.deepEqual(extractSkills(['PROGRAMMING', 'Java • Shell • Python', 'DATABASES', 'PostgreSQL', 'SAP EWM']), [
+    { category: 'PROGRAMMING', details: ['Java', 'Shell', 'Python'] },
+    { category: 'DATABASES', details: ['PostgreSQL', 'SAP EWM'] },
+  ])
+})
+
+test('education: a campus is part of the school\'s name; a degree word ending a field names the degree', (t) => {
+  t.like(extractEducation(['University of California, Berkeley', 'B.A. Economics, May 2018'])[0], { institution: 'University of California, Berkeley', degree: 'B.A. Economics' })
+  t.like(extractEducation(['Universidad Nacional Autónoma de México, Ciudad de México', 'MBA 2014 – 2016'])[0], { institution: 'Universidad Nacional Autónoma de México', location: 'Ciudad de México' })
+  t.like(extractEducation(['High School Diploma', 'Lincoln High School, Portland, OR — 2010'])[0], { degree: 'High School Diploma', institution: 'Lincoln High School', location: 'Portland, OR' })
+  t.like(extractEducation(['Cornell University', 'MEng in Computer Science', 'Dec 2014 | Ithaca, NY', 'Cum. GPA: 3.83 / 4.0'])[0], { location: 'Ithaca, NY', GPA: '3.83 / 4.0' })
+})
+
+test('headings behind an icon, a bullet or a number; a bullet that is not a heading', (t) => {
+  const { sections } = splitSections(['Jane Doe', '➤ EXPERIENCE', 'Engineer, Acme 2019 – 2021', '01. Education', 'BSc Physics, MIT 2015',
+    '■ Skills', '• Leadership', '• Python'].join('\n'))
+  t.deepEqual(sections.map((s) => [s.kind, s.title]), [['experience', 'EXPERIENCE'], ['education', 'Education'], ['skills', 'Skills']])
+  t.deepEqual(sections[2].lines, ['• Leadership', '• Python'])
+})
+
+test('narrow columns: a parenthesis cut at the line end, a school name cut after "of"', (t) => {
+  const jobs = extractExperience(['HR Business Partner, Greenfield Foods (November', '2019 - November 2021)', 'Lisboa, Portugal', '• Reduced time-to-hire'])
+  t.like(jobs[0], { title: 'HR Business Partner', company: 'Greenfield Foods', start_date: '2019-11', end_date: '2021-11' })
+  const [school] = extractEducation(['MSc Organisational Behaviour,', 'National University of', 'Singapore', '2016 - 2018'])
+  t.like(school, { degree: 'MSc Organisational Behaviour', institution: 'National University of Singapore' })
+})
+
 test('experienceSummary: overlapping jobs counted once, level from title words then years, confidence', (t) => {
   const now = new Date(Date.UTC(2024, 5, 15))
   const two: ParsedResume = {

@@ -6,14 +6,15 @@
  */
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import type { Address, PersonalInformation } from '../types.ts'
-import { foldHeading, headingKind } from '../sections.ts'
-import { hasTitleWord } from './experience.ts'
-import { countryCode, isCity, isRegion, US_STATE_RE } from './places.ts'
+import { foldHeading, headingKind, isHeadingWords } from '../sections.ts'
+import { hasCompanyWord, hasTitleWord } from './experience.ts'
+import { countryCode, isCity, isPlace, isRegion, US_STATE_RE } from './places.ts'
 
 const EMAIL_RE = /[\p{L}\d._%+-]+@[\p{L}\d.-]+\.[\p{L}]{2,}/u
 const PHONE_RE = /(?:\(\s*\+?\d{1,3}\s*\)|\+)?\s*\d[\d\s().\-–]{5,}\d(?:\s*(?:x|ext\.?)\s*\d{1,5})?/g
 const LABEL_RE = /\b(e-?mail|phone|mobile|cell|tel(?:ephone)?|contact|address|location|linkedin|github|website|web|portfolio|home|office)\b\s*[:.]?/gi
-const DOMAIN_RE = /\b(?:https?:\/\/)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|dev|me|net|org|co|ai|app|xyz|tech|site|page|info|us|uk|de|fr|in|ca|eu|cc|blog|design|studio|codes|sh|gg|to)(?:\/[^\s|,;)]*)?/gi
+// the top-level domain must end the host: "nibhriain.design" is not "nibhriain.de"
+const DOMAIN_RE = /\b(?:https?:\/\/)?(?:www\.)?[a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.(?:com|io|dev|me|net|org|co|ai|app|xyz|tech|site|page|info|us|uk|de|fr|in|ca|eu|cc|blog|design|studio|codes|sh|gg|to)(?![\w-])(?:\/[^\s|,;)]*)?/gi
 const PROFILE_RE = /\b(?:https?:\/\/)?(?:[a-z]{2,3}\.)?(?:linkedin\.com|github\.com|gitlab\.com|bitbucket\.org|behance\.net|dribbble\.com|stackoverflow\.com|medium\.com|kaggle\.com|twitter\.com|x\.com)\/[^\s|,;)]+/gi
 
 /** Surname particles written in lower case: "Ludwig van Beethoven", "Maria de la Cruz". */
@@ -26,9 +27,9 @@ const CJK_NAME = /^[\p{Script=Han}\p{Script=Hangul}\p{Script=Hiragana}\p{Script=
  *   -> {full_name: "José Álvarez", email, phone_number: "+34612345678", address: {city: "Madrid", country: "Spain"},
  *       links: ["https://linkedin.com/in/jalvarez"]}
  */
-export function extractContact(header: string[], allLines: string[]): PersonalInformation | undefined {
+export function extractContact(header: string[], allLines: string[], nameFound?: string): PersonalInformation | undefined {
   const info: PersonalInformation = {}
-  const name = findName(header.length ? header : allLines.slice(0, 3))
+  const name = nameFound ?? findName(header.length ? header : allLines.slice(0, 3))
   if (name) info.full_name = name
   const pool = [...header, ...allLines]
   const email = pool.map((l) => l.match(EMAIL_RE)?.[0]).find(Boolean)
@@ -50,10 +51,48 @@ export function findName(lines: string[]): string | undefined {
     if (stop >= 0) line = line.slice(0, stop)
     const label = line.search(new RegExp(LABEL_RE.source, 'i'))
     if (label > 0) line = line.slice(0, label)
+    // "Hà Nội, Vietnam": a place, however name-like its first part
+    if (isPlace(line.trim()) || isAreaAfterComma(line)) continue
     line = line.split(/\s*[,–—]\s*|\s{3,}|\s-\s/)[0].trim().replace(/\s+/g, ' ')
+    line = dropHeadingWord(line)
     if (isName(line)) return line
   }
   return undefined
+}
+
+/** "Manchester, United Kingdom", "Austin, TX": what follows the comma is a country or a state. */
+const isAreaAfterComma = (line: string) => {
+  const m = line.match(/^[^,]+,\s*([^,|]+)/)
+  return !!m && (!!countryCode(m[1].trim()) || US_STATE_RE.test(m[1].trim()) || isRegion(m[1].trim()))
+}
+
+/**
+ * A sidebar heading the PDF put on the name's row: "CONTACT Agnieszka Kowalczyk" -> "Agnieszka Kowalczyk".
+ */
+function dropHeadingWord(line: string): string {
+  const words = line.split(/\s+/)
+  for (const k of [2, 1]) {
+    const lead = words.slice(0, k).join(' ')
+    // in capitals, as a sidebar heading is, and leaving a name of two words or more
+    if (words.length - k >= 2 && lead === lead.toUpperCase() && isHeadingWords(lead)) return words.slice(k).join(' ')
+  }
+  return line
+}
+
+/**
+ * The name of a resume whose header holds none because a sidebar was read first: a line of its
+ * own before the main sections, directly above a headline with a role word.
+ * e.g. [..., "Yoruba (native), French (C1)", "Ifeoma Obi", "Senior Software Engineer", "SUMMARY"] -> line 2.
+ * Returns the line's index, so the caller can take it out of the sidebar section it fell into.
+ */
+export function findStandaloneName(lines: string[]): number {
+  for (let i = 0; i + 1 < lines.length; i++) {
+    const line = lines[i].trim()
+    const next = lines[i + 1].trim()
+    if (!isName(line) || hasCompanyWord(line) || isPlace(line)) continue
+    if (hasTitleWord(next) && next.split(/\s+/).length <= 6 && !/\d/.test(next) && !/[,|:]/.test(next)) return i
+  }
+  return -1
 }
 
 function isName(line: string): boolean {
@@ -63,7 +102,7 @@ function isName(line: string): boolean {
   if (words.length < 2 || words.length > 5) return false
   if (!words.every((w) => NAME_WORD.test(w) || PARTICLES.has(w.toLowerCase()))) return false
   if (!NAME_WORD.test(words[0]) || !NAME_WORD.test(words[words.length - 1])) return false
-  if (headingKind(foldHeading(line))) return false
+  if (headingKind(foldHeading(line)) || isHeadingWords(line) || isPlace(line) || countryCode(line)) return false
   // "Senior Software Engineer", "Curriculum Vitae" are not names
   if (words.filter((w) => hasTitleWord(w)).length >= Math.ceil(words.length / 2)) return false
   return !/^(curriculum vitae|resume|résumé|cv)$/i.test(line)

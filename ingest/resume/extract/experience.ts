@@ -8,6 +8,7 @@ import { findDateRange } from '../dates.ts'
 import { splitEntries, splitFields, type Entry } from '../entries.ts'
 import type { WorkExperience } from '../types.ts'
 import { isPlace, trailingPlace } from './places.ts'
+import { readTable, type TableRow } from './table.ts'
 
 const TITLE_WORDS = new RegExp(
   '\\b(' +
@@ -49,13 +50,49 @@ const ACHIEVEMENT_LABELS = new Set(['achievements', 'key achievements', 'accompl
  * e.g. ["Dunamu Inc.  Seoul, S.Korea", "DevOps Engineer  Sep. 2023 – Mar. 2024", "• Led service mesh research ..."]
  *   -> [{company: "Dunamu Inc.", location: "Seoul, S.Korea", title: "DevOps Engineer", start_date: "2023-09", end_date: "2024-03", responsibilities: [...]}]
  */
-export function extractExperience(lines: string[]): WorkExperience[] {
-  return splitEntries(lines).map(readJob).filter((j) => j.title || j.company)
+export function extractExperience(lines: string[], towns?: ReadonlySet<string>): WorkExperience[] {
+  const table = readTable(lines)
+  const rows = table?.rows.map(tableJob) ?? []
+  const entries = splitEntries(table?.rest ?? lines)
+  const jobs = entries.map((e) => readJob(e, towns))
+  inheritEmployer(entries, jobs)
+  return [...rows, ...jobs].filter((j) => j.title || j.company)
 }
 
-export function readJob(entry: Entry): WorkExperience {
+/**
+ * Roles listed under one employer, as LinkedIn's export and "promoted to" entries write them:
+ * "Google" / "Senior Engineer" / "2020 – Present" / "Engineer" / "2017 – 2019". A dated role with
+ * no employer of its own works for the one above it.
+ */
+function inheritEmployer(entries: Entry[], jobs: WorkExperience[]) {
+  let employer: string | undefined
+  for (let i = 0; i < jobs.length; i++) {
+    const j = jobs[i]
+    // an employer heads its group alone on the entry's first line
+    if (j.company && entries[i].head[0]?.trim() === j.company) employer = j.company
+    else if (j.company) employer = undefined
+    else if (employer && j.title && (j.start_date || j.end_date)) j.company = employer
+  }
+}
+
+/** A table row's cells are already fields; only the dates need reading, and the notes sorting. */
+function tableJob(row: TableRow): WorkExperience {
+  const job = readJob({ head: [], body: row.notes.map((text) => ({ text, bullet: true })) })
+  const range = row.dates ? findDateRange(row.dates) : null
+  const head: WorkExperience = {
+    ...(row.title ? { title: clean(row.title) } : {}),
+    ...(row.company ? { company: clean(row.company) } : {}),
+    ...(row.location ? { location: clean(row.location) } : {}),
+    ...(range?.start_date ? { start_date: range.start_date } : {}),
+    ...(range?.end_date ? { end_date: range.end_date } : {}),
+  }
+  return { ...head, ...job }
+}
+
+/** `towns`: the resume's own towns (headerTowns), to cut from a line as its place. */
+export function readJob(entry: Entry, towns?: ReadonlySet<string>): WorkExperience {
   const job: WorkExperience = {}
-  const head = readHead(entry.head)
+  const head = readHead(entry.head, towns)
   Object.assign(job, head)
   const responsibilities: string[] = []
   const achievements: string[] = []
@@ -77,10 +114,11 @@ const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1)
 type Head = Pick<WorkExperience, 'title' | 'company' | 'location' | 'start_date' | 'end_date'>
 
 /** Reads an entry's header lines into title, company, location and dates. */
-export function readHead(headLines: string[]): Head {
+export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head {
   const out: Head = {}
   type Field = { text: string; dated: boolean; line: number }
   const fields: Field[] = []
+  let placeLine = -1
   headLines.forEach((raw, line) => {
     let text = raw
     let dated = false
@@ -95,23 +133,31 @@ export function readHead(headLines: string[]): Head {
     }
     const parts = splitFields(text)
     // a place ending the line is taken before commas split the fields: "R.O.K Cyber Command, MND  Seoul, S.Korea"
-    const tp = !out.location && parts.length ? trailingPlace(parts[parts.length - 1]) : null
+    const tp = !out.location && parts.length ? trailingPlace(parts[parts.length - 1], towns) : null
     if (tp?.rest) {
       out.location = tp.place
+      placeLine = line
       parts[parts.length - 1] = tp.rest
     }
     for (const part of parts) {
       for (const p of splitAt(part)) fields.push({ text: p, dated, line })
     }
   })
+  // "NEXON | Seoul, S.Korea": a town with its country is the place, before any one-word town
+  const full = fields.findIndex((f) => f.text.includes(',') && isPlace(f.text))
+  if (!out.location && full >= 0) {
+    out.location = fields[full].text
+    fields.splice(full, 1)
+  }
   const rest: Field[] = []
   for (const f of fields) {
     const t = f.text.replace(/^\((.*)\)$/, '$1').trim()
     if (!t) continue
     // "Google Mountain View, CA": the town found in the gazetteer splits the field first
-    const tp = !out.location ? trailingPlace(t) : null
+    const tp = !out.location ? trailingPlace(t, towns) : null
     if (tp && tp.rest) {
       out.location = tp.place
+      placeLine = f.line
       rest.push({ ...f, text: tp.rest })
       continue
     }
@@ -121,6 +167,7 @@ export function readHead(headLines: string[]): Head {
     }
     rest.push({ ...f, text: t })
   }
+  joinWrappedFields(rest, placeLine)
   // title: a field with a title word and no company mark; company: one with a company mark
   // a title ends with its role word ("Investment Associate"), a firm may only contain one ("Meridian Capital Partners")
   const lastWordTitle = (s: string) => !/(?:^|\s)(partners?|associates|group|services)$/i.test(s) && hasTitleWord(s.split(/\s+/).slice(-1)[0])
@@ -136,6 +183,13 @@ export function readHead(headLines: string[]): Head {
     t = onDated >= 0 && companyIdx >= 0 ? onDated : rest.findIndex((_, i) => i !== companyIdx)
   }
   if (companyIdx < 0) companyIdx = rest.findIndex((_, i) => i !== t)
+  if (t >= 0 && companyIdx < 0) {
+    const split = splitAfterRole(rest[t].text)
+    if (split) {
+      rest.splice(t, 1, { ...rest[t], text: split[0] }, { ...rest[t], text: split[1] })
+      companyIdx = t + 1
+    }
+  }
   if (t >= 0) out.title = clean(rest[t].text)
   if (companyIdx >= 0) out.company = clean(rest[companyIdx].text)
   if (!out.title) delete out.title
@@ -143,10 +197,57 @@ export function readHead(headLines: string[]): Head {
   return out
 }
 
+/**
+ * A title and its employer run together with no separator, as OCR reads a table row:
+ * "Warehouse Supervisor DHL Supply Chain" -> ["Warehouse Supervisor", "DHL Supply Chain"].
+ * Only used when no other field can be the company; "Director of Sales" stays whole.
+ */
+function splitAfterRole(text: string): [string, string] | null {
+  const words = text.split(/\s+/)
+  let last = -1
+  words.forEach((w, i) => {
+    if (hasTitleWord(w)) last = i
+  })
+  if (last < 0 || last === words.length - 1) return null
+  const tail = words.slice(last + 1).join(' ')
+  if (!/^\p{Lu}/u.test(tail) || /^(of|and|for|the|at|in|to)\b/i.test(tail)) return null
+  return [words.slice(0, last + 1).join(' '), tail]
+}
+
+/** Employment terms written on their own line under a job: not part of a name. */
+const TERMS_RE = /^(full[- ]?time|part[- ]?time|contract|permanent|temporary|freelance|internship|remote|hybrid|on-?site|seasonal)$/i
+
+/**
+ * A field a narrow column wrapped onto the next line, alone there, joined back to the field it
+ * ends: the line above already holds a title and a company, so a third short field is their tail.
+ * e.g. "Northwind Systems — Junior Software" / "Developer" -> "Junior Software Developer";
+ * "Nurse at Lagos University" / "Teaching Hospital" -> "Lagos University Teaching Hospital".
+ * A short field under a line with only one field ("Engineer  2019 – 2021" / "Google") is its own.
+ */
+function joinWrappedFields(fields: { text: string; dated: boolean; line: number }[], placeLine: number) {
+  for (let i = fields.length - 1; i > 0; i--) {
+    const f = fields[i]
+    const prev = fields[i - 1]
+    const alone = fields.filter((x) => x.line === f.line).length === 1
+    const above = fields.filter((x) => x.line === prev.line).length
+    // what is left of a line the location was cut from ("Ciudad de" of "Ciudad de México, Mexico") is no tail
+    if (!alone || prev.line !== f.line - 1 || f.dated || above < 2 || f.line === placeLine) continue
+    // after a connector ("Klinikum Rechts der" / "Isar") the tail is certain, even one that names a place
+    const cut = /\s(of|and|for|the|at|in|&|de|der|del|da|do|di|du|la|von|van)$/i.test(prev.text)
+    if (f.text.split(/\s+/).length > 3 || /,/.test(f.text) || (isPlace(f.text) && !cut) || TERMS_RE.test(f.text) || /^\p{Ll}/u.test(f.text)) continue
+    if (LEGAL_FORM.test(f.text) && !cut) continue
+    prev.text = `${prev.text} ${f.text}`
+    fields.splice(i, 1)
+  }
+}
+
 /** "Software Engineer at Google" / "Engineer @ Acme" / "Analyst, Deloitte" -> two fields. */
 function splitAt(part: string): string[] {
   const at = part.match(/^(.+?)\s+(?:at|@)\s+(\p{Lu}.+)$/u)
-  if (at && (hasTitleWord(at[1]) || at[1].split(/\s+/).length <= 5)) return [at[1], at[2]]
+  // "Intern at Global Internship Program" names a programme, not an employer: the part after "at"
+  // is a company only when it has no role word, or has a company mark
+  const employer = at && (!hasTitleWord(at[2]) || hasCompanyWord(at[2]))
+  if (at && employer && (hasTitleWord(at[1]) || at[1].split(/\s+/).length <= 5)) return [at[1], at[2]]
   const comma = part.match(/^([^,]+),\s+(.+)$/)
   if (comma && !isPlace(part)) {
     const [a, b] = [comma[1], comma[2]]

@@ -45,3 +45,21 @@ export function extractLanguages(lines: string[]): string[] {
     return m ? `${m[1].trim()} (${m[2].trim()})` : item
   })
 }
+
+/** Spoken languages, to tell "Languages: Korean, English" (spoken) from "Languages: Python, Go" (programming). */
+const SPOKEN = new Set([
+  'english', 'spanish', 'french', 'german', 'italian', 'portuguese', 'dutch', 'flemish', 'swedish', 'norwegian', 'danish', 'finnish',
+  'icelandic', 'irish', 'gaelic', 'welsh', 'polish', 'czech', 'slovak', 'hungarian', 'romanian', 'bulgarian', 'greek', 'russian',
+  'ukrainian', 'belarusian', 'serbian', 'croatian', 'bosnian', 'slovenian', 'macedonian', 'albanian', 'lithuanian', 'latvian',
+  'estonian', 'turkish', 'arabic', 'hebrew', 'persian', 'farsi', 'dari', 'pashto', 'kurdish', 'armenian', 'georgian', 'azerbaijani',
+  'kazakh', 'uzbek', 'mandarin', 'cantonese', 'chinese', 'japanese', 'korean', 'vietnamese', 'thai', 'lao', 'khmer', 'burmese',
+  'malay', 'indonesian', 'tagalog', 'filipino', 'hindi', 'urdu', 'bengali', 'bangla', 'punjabi', 'gujarati', 'marathi', 'tamil',
+  'telugu', 'kannada', 'malayalam', 'sinhala', 'nepali', 'swahili', 'amharic', 'somali', 'yoruba', 'igbo', 'hausa', 'zulu', 'xhosa',
+  'afrikaans', 'catalan', 'basque', 'galician', 'latin', 'esperanto', 'sign language', 'asl', 'bsl', 'maltese', 'luxembourgish',
+])
+
+/** Whether an item names a spoken language, with or without its level: "Korean", "English (fluent)", "German – B2". */
+export function isSpokenLanguage(item: string): boolean {
+  const name = item.replace(/\s*[(:\-–—].*$/, '').replace(/\b(native|fluent|basic|intermediate|advanced|business|conversational)\b/gi, '').trim().toLowerCase()
+  return SPOKEN.has(name)
+}

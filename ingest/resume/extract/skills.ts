@@ -10,6 +10,10 @@ import { splitList } from './lists.ts'
 const CATEGORY_RE = /^([\p{L}][\p{L}\d &/+#.,'()-]{1,40}?)\s*[:：]\s*(.*)$/u
 const UNCATEGORIZED = 'Skills'
 
+/** Capitals with a long word, as group names have and acronyms ("SAP EWM", "MS OFFICE") do not. */
+const isGroupName = (text: string) =>
+  /^[\p{Lu} &/-]+$/u.test(text) && text.split(/\s+/).length <= 3 && text.split(/[\s&/-]+/).some((w) => w.length >= 7)
+
 export function extractSkills(lines: string[]): SkillGroup[] {
   const groups = new Map<string, string[]>()
   const add = (category: string, items: string[]) => {
@@ -18,14 +22,19 @@ export function extractSkills(lines: string[]): SkillGroup[] {
     groups.set(category, list)
   }
   let category: string | null = null
-  for (const raw of lines) {
-    const { text, bullet } = readBullet(raw)
+  for (let i = 0; i < lines.length; i++) {
+    const { text, bullet } = readBullet(lines[i])
     const m = text.match(CATEGORY_RE)
     // a table row "Languages | Python, Go": the first cell is the category
     const cells = text.split(/\s*\|\s*/)
     if (m && !/^https?$/i.test(m[1])) {
       if (m[2]) add(m[1].trim(), splitList(m[2]))
       else category = m[1].trim()
+      continue
+    }
+    // a group's name in capitals alone on its line ("PROGRAMMING"); short capitals ("SQL", "AWS") are skills
+    if (!bullet && isGroupName(text) && i + 1 < lines.length && !isGroupName(readBullet(lines[i + 1]).text)) {
+      category = text
       continue
     }
     if (cells.length === 2 && cells[0].split(/\s+/).length <= 4 && /[,;]/.test(cells[1])) {
