@@ -87,6 +87,10 @@ test('embed: a two-page PDF gives the parsed resume and a 768-number resume embe
   const schema = (doc.paths['/v2/resumes/embed'].post as { responses: Record<string, { content: Record<string, { schema: object }> }> }).responses[200].content['application/json'].schema
   t.deepEqual(undocumented(doc, schema as never, body), [], 'the body is the documented one')
   t.false(t.context.logs.some((l) => l.includes('maria.gonzalez') || l.includes('Gonzalez')), 'no personal data in the logs')
+  // the embedding goes to neural-search as vector.vectors, and finds the backend job first
+  const neural = await t.context.post('/v2/jobs/neural-search', { vector: { vectors: [r.embedding] }, limit: 3 })
+  t.is(neural.status, 200, await neural.clone().text())
+  t.is(((await neural.json()) as { jobs: { job_title: string }[] }).jobs[0]?.job_title, 'Senior Backend Engineer (Python, Go)')
 })
 
 test('embed: DOCX, HTML and plain text parse alike', async (t) => {
