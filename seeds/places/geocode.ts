@@ -378,6 +378,8 @@ function strip(text: string, re: RegExp): { rest: string; hit: boolean } {
  * - "Remote - US or Canada" -> remote scope ["United States", "Canada"] (a bare country following a
  *   remote alternative inherits its remoteness)
  * - "Anywhere" -> remote, no scope
+ * - "Onsite & Remote" -> remote and onsite, no place; "Onsite (Boston, Paris) or remote" -> the
+ *   places are the onsite ones, no remote scope
  */
 export function parseLocationText(text: string): ParsedLocationText {
   const out: ParsedLocationText = { locations: [], remote: false, hybrid: false, onsite: false, remoteCountries: [] }
@@ -391,7 +393,10 @@ export function parseLocationText(text: string): ParsedLocationText {
     if (remote) out.remote = true
     if (h.hit) out.hybrid = true
     if (o.hit) out.onsite = true
-    const residual = o.rest.replace(/^[\s\-–—:,|/()]+|[\s\-–—:,|/()]+$/g, '').replace(/\(\s*\)/g, '')
+    // connectors left at the ends once the arrangement words are out: "Onsite & Remote" leaves "&"
+    const residual = o.rest
+      .replace(/^(?:[\s\-–—:,|/()&+]|\b(?:and|or)\b)+|(?:[\s\-–—:,|/()&+]|\b(?:and|or)\b)+$/gi, '')
+      .replace(/\(\s*\)/g, '')
     const hasWorldwideWord = r.hit && /\b(?:anywhere|worldwide|global|globally|international)\b/i.test(part)
     if (!residual) {
       prevRemoteScoped = false
@@ -400,7 +405,8 @@ export function parseLocationText(text: string): ParsedLocationText {
     const got = interpretPlace(residual)
     const countryOnly = got.places.length > 0 && got.places.every((p) => p.city === null && p.region === null)
     const inheritsRemote = !r.hit && !h.hit && !o.hit && prevRemoteScoped && (countryOnly || got.scope !== null)
-    if (remote || inheritsRemote) {
+    // "Onsite (Boston, Paris) and remote": the places are where the onsite work is, not a remote scope
+    if ((remote && !o.hit) || inheritsRemote) {
       if (inheritsRemote) out.remote = true
       if (got.scope) out.remoteCountries.push(...got.scope.map((cc) => countryName(cc)!).filter(Boolean))
       for (const p of got.places) {

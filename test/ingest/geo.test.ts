@@ -76,6 +76,16 @@ test('remote is a scope, never geocoded', (t) => {
   t.true(parseLocationText('Remote (EMEA)').remoteCountries.includes('South Africa'))
 })
 
+test('onsite and remote together: the connector is no place, and the places are the onsite ones', (t) => {
+  for (const text of ['Onsite & Remote', 'Onsite + Remote', 'Onsite or Remote']) {
+    t.deepEqual(parseLocationText(text), { locations: [], remote: true, hybrid: false, onsite: true, remoteCountries: [] }, text)
+  }
+  const both = parseLocationText('ONSITE (Boston, NYC, Paris) and REMOTE')
+  t.deepEqual(both.locations.map((l) => l.city), ['Boston', 'New York City', 'Paris'])
+  t.deepEqual(both.remoteCountries, [], 'the onsite cities are no remote scope')
+  t.deepEqual(parseLocationText('Andorra').locations.map((l) => l.country), ['Andorra'], 'a name that starts like a connector')
+})
+
 test('hybrid and on-site keep their place', (t) => {
   const h = parseLocationText('Hybrid - Austin, TX')
   t.true(h.hybrid)
