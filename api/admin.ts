@@ -15,6 +15,7 @@
  *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary)
  *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256, JWT_SECRET)
  *   embeddings:status                    → the background embedding's backlog, rate and time left
+ *   contacts:delete --company SLUG       → how many contacts were deleted (docs/contacts.md)
  *
  * A command that revokes a key or changes an account, plan or allowance returns only
  * once every running API process has applied the change (sql/api-processes.ts): a
@@ -32,6 +33,7 @@ import { migrate } from '../sql/migrate.ts'
 import { loadConfig } from '../sql/config.ts'
 import { embeddingStatus, modelId } from '../sql/embeddings.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
+import { deleteCompanyContacts } from '../sql/contacts.ts'
 
 class UsageError extends Error {}
 
@@ -143,6 +145,13 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
       eta_seconds: s.live_pending === 0 ? 0 : rate > 0 ? Math.ceil(s.live_pending / rate) : null,
     }
   },
+  // personal data: the company's profile contacts, and its postings' contact e-mail and phone
+  'contacts:delete': async (sql, args) => {
+    if (!args.company) throw new UsageError('--company SLUG is required')
+    const deleted = await deleteCompanyContacts(sql, args.company)
+    if (!deleted) throw new UsageError(`no company ${args.company}`)
+    return { company_slug: args.company, deleted }
+  },
 }
 
 /** what a running API process may have cached: these commands wait until every one has applied them */
@@ -160,7 +169,7 @@ const { values } = parseArgs({
     email: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' },
     start: { type: 'string' }, end: { type: 'string' }, status: { type: 'string' }, clear: { type: 'boolean' },
     meter: { type: 'string' }, included: { type: 'string' }, mode: { type: 'string' }, 'cents-per-unit': { type: 'string' },
-    feature: { type: 'string' }, ttl: { type: 'string' },
+    feature: { type: 'string' }, ttl: { type: 'string' }, company: { type: 'string' },
   },
 })
 

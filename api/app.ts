@@ -18,6 +18,8 @@ import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
+import { contactRoutes } from './routes/contacts.ts'
+import { companySearchRoutes } from './routes/company-search.ts'
 import { docsRoutes } from './routes/docs.ts'
 import { signingKeySource } from '../jobs/files/signing.ts'
 import { createFileStore, type FileStore } from '../jobs/files/store.ts'
@@ -82,7 +84,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   })
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), expiredJobsRoutes(sql, boss, config.tasks), jobRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
+    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), expiredJobsRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(sql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

@@ -26,6 +26,8 @@ import { exportBody, MAX_EXPORT_LIMIT } from './schemas/export.ts'
 import { EF_SEARCH, NEURAL_DEPTH, NEURAL_WINDOW, RRF_K } from '../sql/vector-search.ts'
 import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { resumeRouteDocs, resumeSchemas } from './openapi-resumes.ts'
+import { contactsRouteDocs } from './openapi-contacts.ts'
+import { companySearchRouteDocs } from './openapi-companies.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
@@ -569,6 +571,8 @@ export const routeDocs: RouteDoc[] = [
   },
 
   ...resumeRouteDocs,
+  ...contactsRouteDocs,
+  ...companySearchRouteDocs,
 
   // Tasks
   {

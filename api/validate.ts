@@ -24,7 +24,41 @@ export const MAX_LIST_ITEMS = 1_000
 /** C0 controls other than tab, line feed and carriage return, and DEL. */
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/
 
-const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+export const codePoint = (c: string) => `U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
+
+/** Control characters as screen() refuses them (exported for routes that answer them with a 400). */
+export const CONTROL_CHARACTER = CONTROL
+
+/**
+ * A UTF-16 surrogate without its pair. JSON can carry one ("\ud800") though it is no
+ * character: Postgres, and most clients, refuse such text.
+ */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** "body.locations[0].city" */
+export const locText = (loc: (string | number)[]) => loc.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc ? `${acc}.${p}` : p), '')
+
+/**
+ * The first answer `check` gives for a string of `input` (each value, and each key,
+ * depth first, located under `at`), or null. It stops at MAX_NESTING levels, as
+ * screen() does: deeper input is screen()'s to refuse.
+ */
+export function checkStrings(input: unknown, at: (string | number)[], check: (s: string, loc: (string | number)[], key: boolean) => string | null): string | null {
+  const loc = [...at]
+  const walk = (v: unknown, depth: number): string | null => {
+    if (typeof v === 'string') return check(v, loc, false)
+    if (v === null || typeof v !== 'object' || depth >= MAX_NESTING) return null
+    const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v)
+    for (const [k, x] of entries) {
+      loc.push(k)
+      const found = (typeof k === 'string' ? check(k, loc, true) : null) ?? walk(x, depth + 1)
+      loc.pop()
+      if (found) return found
+    }
+    return null
+  }
+  return walk(input, 0)
+}
 
 /** What screen() refuses in `input`, as 422 items located under `at`; empty when nothing is. */
 export function screen(input: unknown, at: (string | number)[]): ErrorItem[] {

@@ -19,8 +19,10 @@ import { canonicalSkill } from './transform/skills.ts'
 import { parseSizeRange, sizeBucket } from './transform/company.ts'
 import { slugify } from './transform/slug.ts'
 import type { CompanyProfileRow } from '../sql/companies.ts'
-import { upsertCompanyProfiles } from '../sql/companies.ts'
+import { refreshCompanyStatsBySlug, upsertCompanyProfiles } from '../sql/companies.ts'
 import type { Sql } from '../sql/db.ts'
+import { replaceCompanyContacts } from '../sql/contacts.ts'
+import { profileContacts, type ProfileContact } from './profile-contacts.ts'
 
 export type CompanyItem = { line: number; company: Record<string, unknown> } | { line: number; error: string }
 
@@ -103,22 +105,30 @@ export async function ingestCompanies(sql: Sql, items: AsyncIterable<CompanyItem
   const started = Date.now()
   const s: CompanySummary = { read: 0, inserted: 0, updated: 0, unchanged: 0, rejected: 0, seconds: 0 }
   let batch = new Map<string, CompanyProfileRow>()
+  // a profile's `contacts` list, when it has one (ingest/profile-contacts.ts)
+  let contacts = new Map<string, ProfileContact[]>()
   const flush = async () => {
     if (batch.size === 0) return
     const c = await upsertCompanyProfiles(sql, [...batch.values()])
+    // the tags read the profile (size, description, remote policy): derived again with it
+    await refreshCompanyStatsBySlug(sql, [...batch.keys()])
     s.inserted += c.inserted
     s.updated += c.updated
     s.unchanged += c.unchanged
+    await replaceCompanyContacts(sql, contacts)
     batch = new Map()
+    contacts = new Map()
   }
   for await (const item of items) {
     s.read++
     try {
       if ('error' in item) throw new Error(item.error)
       const row = companyProfile(item.company)
+      const listed = profileContacts(item.company)
       // the same slug twice in a batch: the later record wins, as it would across batches
       if (batch.has(row.slug)) s.unchanged++
       batch.set(row.slug, row)
+      if (listed) contacts.set(row.slug, listed)
     } catch (e) {
       s.rejected++
       onRejected?.(item.line, (e as Error).message)

@@ -139,7 +139,7 @@ function locationRows(jobId: string, p: Posting): LocationRow[] {
 /**
  * Writes a batch in one transaction. `written` holds the sources (sourceOf) earlier batches of
  * this run wrote; a posting of one of them, or of a source an earlier posting of this batch
- * wrote, is a duplicate and is skipped. Returns the counts and the sources this batch wrote,
+ * wrote, is a duplicate and is skipped. Returns the counts, the companies it wrote (their ids) and the sources this batch wrote,
  * which the caller adds to `written` once the transaction has committed. `afterWrite` runs
  * last in the same transaction with the batch's duplicate groups (md5_hash), so what it
  * records (the jobs queued for vectors) commits with the batch or not at all.
@@ -150,7 +150,7 @@ export async function loadBatch(
   seenAt: Date,
   written: ReadonlySet<string> = new Set(),
   afterWrite?: (tx: Db, md5Hashes: string[]) => Promise<void>,
-): Promise<BatchCounts & { sources: string[] }> {
+): Promise<BatchCounts & { sources: string[]; companies: string[] }> {
   return sql.begin(async (tx) => {
     const counts = await loadInTransaction(tx, postings, seenAt, written)
     await afterWrite?.(tx, [...new Set(postings.map((p) => p.md5_hash))])
@@ -158,7 +158,7 @@ export async function loadBatch(
   })
 }
 
-async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: ReadonlySet<string>): Promise<BatchCounts & { sources: string[] }> {
+async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: ReadonlySet<string>): Promise<BatchCounts & { sources: string[]; companies: string[] }> {
   const counts: BatchCounts = { inserted: 0, updated: 0, duplicates: 0, unchanged: 0, expired_on_arrival: 0 }
   const claimed = new Set<string>()
   const postings: Posting[] = []
@@ -229,5 +229,5 @@ async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: 
   await touchJobs(tx, [...touched], seenAt)
   // one row per source (the repeats were left out above)
   await upsertSources(tx, sources.map(({ md5_hash, ...s }) => ({ ...s, job_id: s.job_id ?? byHash.get(md5_hash)! })))
-  return { ...counts, sources: [...claimed] }
+  return { ...counts, sources: [...claimed], companies: [...companyIds.values()] }
 }

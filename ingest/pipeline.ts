@@ -20,6 +20,7 @@ import { countUnembedded, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested, type RunCounts } from '../sql/postings.ts'
 import { refreshCompensationPercentiles } from '../sql/scores.ts'
 import { analyzeSearchTables } from '../sql/search.ts'
+import { refreshCompanyStats } from '../sql/companies.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
 import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
 import { loadBatch, type BatchCounts } from './load.ts'
@@ -153,6 +154,8 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     for (const group of new Set(detail.problems.map(reasonGroup))) summary.reject_reasons[group] = (summary.reject_reasons[group] ?? 0) + 1
     opts.onRejected?.(line, reason, detail)
   }
+  // the companies the run's batches wrote: company search's stats of them are refreshed once, at the end
+  const companies = new Set<string>()
   // the batch's writes, with the jobs its transaction queued for vectors once it has committed
   const load = async (postings: Posting[]) => {
     let queued = 0
@@ -161,7 +164,8 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     add(counts)
     summary.queued_for_vectors += queued
   }
-  const add = (c: BatchCounts & { sources: string[] }) => {
+  const add = (c: BatchCounts & { sources: string[]; companies: string[] }) => {
+    for (const id of c.companies) companies.add(id)
     summary.inserted += c.inserted
     summary.updated += c.updated
     summary.duplicates += c.duplicates
@@ -230,6 +234,10 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   summary.seconds = (Date.now() - started) / 1000
   if (opts.dryRun) return summary
   await markBoardsIngested(db, [...boards], seenAt)
+  // what company search reads of the postings (live counts, their words, the tags): once
+  // a run rather than once a batch, which re-read a large company's jobs for every batch
+  const ids = [...companies]
+  for (let i = 0; i < ids.length; i += 1000) await refreshCompanyStats(db, ids.slice(i, i + 1000))
   if (summary.inserted + summary.updated > 0) {
     // compensation_value_score ranks a salary among the other live postings (docs/scores.md)
     await refreshCompensationPercentiles(db)

@@ -18,30 +18,55 @@ export type CompanyProfile = {
   technologies: string[]
   remote_policy: string | null
   hiring_region: string | null
+  /** derived at ingest (company_types_of in sql/migrations/0016; docs/companies.md) */
+  company_types: string[]
 }
+
+/** The company profile's fields of `companies c`, as the API shows them (GET /v2/platform/companies/{slug}, company search). */
+export const companyProfileFields = (db: Db) => db`
+  c.slug as company_slug,
+  c.name as company_name,
+  c.logo as company_logo,
+  c.job_board,
+  c.linkedin_link,
+  c.link as company_link,
+  c.description_summary,
+  case when c.size_min is null and c.size_max is null then null
+    else jsonb_build_object('min', c.size_min, 'max', c.size_max) end as size_range,
+  c.size_bucket,
+  c.industries,
+  c.subindustries,
+  c.careers_url,
+  c.technologies,
+  c.remote_policy,
+  c.hiring_region,
+  c.company_types`
 
 export async function findCompanyBySlug(db: Db, slug: string) {
   const [company] = await db<CompanyProfile[]>`
-    select
-      id::text,
-      slug as company_slug,
-      name as company_name,
-      logo as company_logo,
-      job_board,
-      linkedin_link,
-      link as company_link,
-      description_summary,
-      case when size_min is null and size_max is null then null
-        else jsonb_build_object('min', size_min, 'max', size_max) end as size_range,
-      size_bucket,
-      industries,
-      subindustries,
-      careers_url,
-      technologies,
-      remote_policy,
-      hiring_region
-    from companies where slug = ${slug}`
+    select c.id::text, ${companyProfileFields(db)}
+    from companies c where c.slug = ${slug}`
   return company ?? null
+}
+
+/**
+ * Recomputes what company search reads from a company's postings (live_jobs,
+ * live_terms, live_boards) and its company_types, for these companies
+ * (refresh_company_stats in sql/migrations/0016). Ingest calls it once a run for the
+ * companies the run wrote, expiry for those whose jobs it expired.
+ */
+export async function refreshCompanyStats(db: Db, ids: string[]) {
+  if (ids.length === 0) return 0
+  const [{ written }] = await db<{ written: number }[]>`select refresh_company_stats(${ids}::bigint[]) as written`
+  return written
+}
+
+/** refreshCompanyStats for companies named by slug (company profiles carry no id). */
+export async function refreshCompanyStatsBySlug(db: Db, slugs: string[]) {
+  if (slugs.length === 0) return 0
+  const [{ written }] = await db<{ written: number }[]>`
+    select refresh_company_stats(array(select id from companies where slug = any(${slugs}))) as written`
+  return written
 }
 
 /** What a company profile sets (ingest/companies.ts); null and empty leave the stored value. */

@@ -20,6 +20,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { cube } from '@electric-sql/pglite/contrib/cube'
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
+import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch'
 
 // Untyped requests a client may send before its startup packet (first int: length, second: code)
 const SSL_REQUEST = 80877103
@@ -299,7 +300,7 @@ export async function startEmbedded({ dataDir, port }: { dataDir: string | null;
   }
   try {
     const db = await PGlite.create(dataDir ? path.join(dataDir, 'pg') : 'memory://', {
-      extensions: { vector, pg_trgm, cube, earthdistance, unaccent },
+      extensions: { vector, pg_trgm, cube, earthdistance, unaccent, fuzzystrmatch },
     })
     const server = new SessionServer(db, 64)
     const bound = await server.listen(port).catch(async (e) => {

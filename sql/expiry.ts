@@ -11,6 +11,8 @@ import { analyzeSearchTables } from './search.ts'
 export async function expireJobs(sql: Sql, { afterDays, now = new Date() }: { afterDays: number; now?: Date }) {
   const result = await sql.begin(async (tx) => {
     const expired = await markExpired(tx, afterDays, now)
+    // company search's live counts and words of the companies whose jobs this run expired
+    if (expired > 0) await tx`select refresh_company_stats(array(select distinct company_id from jobs where expired_at = ${now}))`
     const archived = await archiveExpired(tx)
     return { expired, archived }
   })

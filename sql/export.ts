@@ -16,7 +16,7 @@
  */
 import type { PendingQuery, ReservedSql, Row } from 'postgres'
 import { reserved, type Db, type Sql } from './db.ts'
-import { companyData } from './jobs.ts'
+import { companyData, shownLocations } from './jobs.ts'
 import { pageIds, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
 export const FETCH_ROWS = 1000
@@ -64,7 +64,7 @@ function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
     j.language,
     j.location_raw,
     j.location_type,
-    j.locations,
+    ${shownLocations(db)} as locations,
     jsonb_build_object('position', b.position, 'task_id', b.task_id) as meta,
     ${flag(db`j.meta_completeness`)} as meta_completeness,
     ${flag(db`j.recruiter_agency`)} as recruiter_agency,

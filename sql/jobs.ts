@@ -34,7 +34,7 @@ export function jobRecord(db: Db, { raw = false, neural = false }: RecordOptions
     j.job_categories,
     j.job_type,
     j.location_type,
-    j.locations,
+    ${shownLocations(db)} as locations,
     j.remote_countries,
     case when j.salary_min is null and j.salary_max is null then null
       else jsonb_build_object('min', j.salary_min, 'max', j.salary_max, 'currency', j.salary_currency, 'period', j.salary_period)
@@ -65,6 +65,23 @@ export function jobRecord(db: Db, { raw = false, neural = false }: RecordOptions
     to_char(j.date_expired, 'YYYY-MM-DD') as date_expired,
     j.salary_currency as currency
     ${neural ? neuralFields(db) : db``}`
+}
+
+/**
+ * A job record's `locations`, from jobs as j: the places it is in, then one country-only
+ * entry for each country of its remote scope that none of those places is in, so a remote
+ * job open only to one country ("Remote - US": remote_countries ["United States"]) shows
+ * where it is open, and why a country filter found it (docs/search.md, "Geo filters").
+ * e.g. [] + ["United States"] -> [{city: null, region: null, country: "United States"}];
+ *      [New York, NY, United States] + ["United States", "Canada"] -> [New York …, {country: "Canada"}]
+ * Search, vsearch, neural-search, the job and company lookups and exports all use it.
+ */
+export function shownLocations(db: Db) {
+  return db`case when cardinality(j.remote_countries) = 0 then j.locations else j.locations || coalesce((
+      select jsonb_agg(jsonb_build_object('city', null, 'region', null, 'country', r.country) order by r.n)
+      from unnest(j.remote_countries) with ordinality as r(country, n)
+      where not exists (select 1 from jsonb_array_elements(j.locations) l where l->>'country' = r.country)
+    ), '[]'::jsonb) end`
 }
 
 /** A job record's company_data, from companies as c. */

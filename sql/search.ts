@@ -78,7 +78,8 @@ export type SearchPage = {
 
 const present = <T>(v: T[] | undefined): v is T[] => Array.isArray(v) && v.length > 0
 
-function place(db: Db, p: PlaceFilter) {
+/** One place as a condition on the job `j` (company search uses it on a company's live jobs). */
+export function place(db: Db, p: PlaceFilter) {
   if (p.kind === 'key') return db`j.place_keys @> array[${p.key}]::text[]`
   if (p.kind === 'radius') {
     // a lat/lng box first (btree, with statistics the planner can use), then the distance

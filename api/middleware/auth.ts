@@ -17,6 +17,16 @@ export type AuthOptions = {
   signIn?: boolean
   /** Also accept `Authorization: Bearer <JWT>` (the usage summary). */
   token?: boolean
+  /** Also accept the API key as `Authorization: Bearer <api key>` (company search, as the spec shows it). */
+  bearerKey?: boolean
+}
+
+/** The API key of a request: x-api-key, or with `bearerKey` an `Authorization: Bearer` credential when x-api-key is absent. */
+export function apiKeyOf(ctx: Context, bearerKey = false): string | undefined {
+  // as ctx.get('x-api-key') reads it, without lower-casing the name on every request
+  const key = ctx.req.headers['x-api-key'] as string | undefined
+  if (key || !bearerKey) return key
+  return /^Bearer\s+(\S+)$/i.exec(ctx.req.headers.authorization ?? '')?.[1]
 }
 
 declare module 'koa' {
@@ -26,8 +36,8 @@ declare module 'koa' {
   }
 }
 
-export async function authenticate(ctx: Context, db: Db, { signIn = false, token = false }: AuthOptions): Promise<Account> {
-  const key = ctx.get('x-api-key')
+export async function authenticate(ctx: Context, db: Db, { signIn = false, token = false, bearerKey = false }: AuthOptions): Promise<Account> {
+  const key = apiKeyOf(ctx, bearerKey) ?? ''
   const bearer = token && !key ? /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1] : undefined
   if (bearer) {
     // buildApp sets the secret; without one no token is valid
@@ -63,8 +73,7 @@ export class KeyCache {
 
   /** authenticate(), with an API key's account from memory (synchronously) when it is there. */
   authenticate(ctx: Context, opts: AuthOptions, now = Date.now()): Account | Promise<Account> {
-    // as ctx.get('x-api-key') reads it, without lower-casing the name on every request
-    const key = ctx.req.headers['x-api-key'] as string | undefined
+    const key = apiKeyOf(ctx, opts.bearerKey)
     if (!key || key.length > 200) return authenticate(ctx, this.db, opts)
     const hit = this.entries.get(key)
     if (hit && hit.until > now) return hit.account

@@ -10,10 +10,15 @@
  * body, with or without a content type, is {}, as `curl -X POST` without data means.
  * Both refusals come before keyed() on the routes that parse a body, so they cost
  * nothing. A compressed body that does not decompress is a 400.
+ *
+ * A string (or key) holding a lone UTF-16 surrogate ("\ud800" without its pair) is a
+ * 400 on every route, before keyed() too: it is valid JSON but no text, which
+ * Postgres would refuse or a response would carry on as U+FFFD.
  */
 import type { Context, Middleware, Next } from 'koa'
 import { koaBody } from 'koa-body'
 import { errors } from '../errors.ts'
+import { checkStrings, codePoint, LONE_SURROGATE, locText } from '../validate.ts'
 
 const JSON_TYPES = ['json', '+json']
 
@@ -56,5 +61,17 @@ export const jsonBody = (): Middleware => async (ctx: Context, next: Next) => {
   else if (!isObject(ctx.request.body)) {
     throw errors.validation([{ type: 'dict_type', loc: ['body'], msg: 'Input should be a valid dictionary (a JSON object)', input: ctx.request.body ?? null }])
   }
+  // decoded UTF-8 holds no surrogates: only a \uD800-\uDFFF escape can make one
+  if (SURROGATE_ESCAPE.test(ctx.request.rawBody ?? '')) {
+    const found = checkStrings(ctx.request.body, ['body'], loneSurrogate)
+    if (found) throw errors.badRequest(found)
+  }
   return next()
+}
+
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/
+
+const loneSurrogate = (s: string, loc: (string | number)[], key: boolean) => {
+  const m = LONE_SURROGATE.exec(s)
+  return m ? `Unsafe string: the ${key ? 'key' : 'string'} at ${locText(loc)} holds a lone UTF-16 surrogate (${codePoint(m[0])} at position ${m.index}); send well-formed Unicode` : null
 }

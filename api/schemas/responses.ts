@@ -11,6 +11,7 @@
  * from a select list fails that test until it is described here.
  */
 import { MAX_FEED_LIMIT } from './expired-jobs.ts'
+import { COMPANY_TYPES } from './companies.ts'
 
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'
 
@@ -91,7 +92,7 @@ const SalaryRange = record(
 
 const Location: JsonSchema = {
   type: 'object',
-  description: 'A place the job is in. Search output may add bbox and address.',
+  description: 'A place the job is in, or (country only) a country a remote job is open to. Search output may add bbox and address.',
   properties: {
     city: strOrNull(),
     region: strOrNull(),
@@ -124,7 +125,13 @@ const jobFields: Record<string, JsonSchema> = {
   job_categories: strings('Values from GET /v2/jobs/data/categories, plus Other'),
   job_type: nullable({ type: 'string', enum: ['Full Time', 'Part Time', 'Contract / Temporary', 'Internship'] }),
   location_type: nullable({ type: 'string', enum: ['Remote', 'Hybrid', 'In-Person'] }),
-  locations: { type: 'array', items: ref('Location') },
+  locations: {
+    type: 'array',
+    items: ref('Location'),
+    description:
+      'The places the job is in, then, for a remote job scoped to countries (remote_countries), a country-only entry ({city: null, region: null, country}) ' +
+      'for each of those countries that no place is in: a job at "Remote - US" has [{city: null, region: null, country: "United States"}] and location_type Remote.',
+  },
   remote_countries: strings(
     'The countries a remote job is open to, as English country names ("Remote - US" gives ["United States"]); empty when the job is not remote or is open anywhere. ' +
       'A country filter matches a remote job through this scope, so a job may match a country that none of its locations is in.',
@@ -182,6 +189,11 @@ const CompanyProfile = record(
     technologies: strings('Technologies the company works with, from an ingested company profile'),
     remote_policy: strOrNull('As the profile words it: fully-remote, remote-first, remote-friendly, hybrid, …'),
     hiring_region: strOrNull('Where the company hires, as the profile words it: worldwide, americas, europe, …'),
+    company_types: {
+      type: 'array',
+      items: { type: 'string', enum: [...COMPANY_TYPES] },
+      description: 'Tags derived at ingest from the profile and the postings (size, description, remote policy, the recruiting-agency flag); docs/companies.md gives each rule',
+    },
   },
   { description: 'A hiring company' },
 )

@@ -12,8 +12,8 @@ import industries from '../../seeds/industries.json' with { type: 'json' }
 import sizeBuckets from '../../seeds/size-buckets.json' with { type: 'json' }
 import { calendarDate, MAX_DEPTH, withinDepth } from './common.ts'
 
-const industryNames = Object.keys(industries)
-const subindustryNames = [...new Set(Object.values(industries as Record<string, string[]>).flat())]
+export const industryNames = Object.keys(industries)
+export const subindustryNames = [...new Set(Object.values(industries as Record<string, string[]>).flat())]
 
 export const MAX_LIMIT = 100
 /** Annual amounts in the smallest-unit currencies reach the billions (IDR, VND); past this none is real. */
@@ -29,7 +29,7 @@ const isStringOrList = (v: unknown): v is string | string[] =>
   (typeof v === 'string' && v.length <= 300) || (Array.isArray(v) && v.length <= 50 && v.every((x) => typeof x === 'string' && x.length <= 300))
 
 /** A string or an array of up to 50 strings, each at most 300 characters. */
-const stringOrList = (field: string) =>
+export const stringOrList = (field: string) =>
   mixed<string | string[]>().test(
     'string-or-list',
     `${field} must be a string or a list of at most 50 strings, each at most 300 characters`,
@@ -37,7 +37,7 @@ const stringOrList = (field: string) =>
   )
 
 /** A string or an array of strings, every value from `allowed`; the message names the field. */
-const oneOrMany = (field: string, allowed: string[]) =>
+export const oneOrMany = (field: string, allowed: string[]) =>
   stringOrList(field)
     .test('known-values', function (v) {
       // a value of the wrong shape is string-or-list's to report
@@ -46,7 +46,7 @@ const oneOrMany = (field: string, allowed: string[]) =>
       return unknown.length === 0
         ? true
         : this.createError({
-            message: `Unknown ${field} value${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. See GET /v2/jobs/data/${field === 'industry' ? 'industries' : 'subindustries'}`,
+            message: `Unknown ${field} value${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. See GET /v2/jobs/data/${field === 'industry' || field === 'industries' ? 'industries' : 'subindustries'}`,
             params: { ctx: { unknown: clip(unknown) } },
           })
     })

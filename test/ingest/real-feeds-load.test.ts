@@ -76,9 +76,12 @@ test('a remote job scoped to a country shows its scope in the job record', async
   ]), { source: 'remote', now })
   const found = await search(t, c.slug, { places: [{ kind: 'key', key: 'c:united states' }] })
   t.is(found.jobs.length, 1)
-  t.like(found.jobs[0], { locations: [], remote_countries: ['United States'], location_type: 'Remote' })
+  // the scope as a country-only location too (docs/search.md, "Geo filters")
+  const scope = [{ city: null, region: null, country: 'United States' }]
+  t.like(found.jobs[0], { locations: scope, remote_countries: ['United States'], location_type: 'Remote' })
   const record = await findJob(t.context.db.sql, found.jobs[0]._id)
   t.deepEqual(record?.remote_countries, ['United States'])
+  t.deepEqual(record?.locations, scope)
 })
 
 test('postings past valid_through are counted as expired on arrival, in the summary and the run', async (t) => {
