@@ -51,6 +51,20 @@ COMMENT ON EXTENSION earthdistance IS 'calculate great-circle distances on the s
 
 
 --
+-- Name: fuzzystrmatch; Type: EXTENSION; Schema: -; Owner: -
+--
+
+CREATE EXTENSION IF NOT EXISTS fuzzystrmatch WITH SCHEMA public;
+
+
+--
+-- Name: EXTENSION fuzzystrmatch; Type: COMMENT; Schema: -; Owner: -
+--
+
+COMMENT ON EXTENSION fuzzystrmatch IS 'determine similarities and distance between strings';
+
+
+--
 -- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
 --
 
@@ -92,6 +106,60 @@ end $$;
 
 
 --
+-- Name: company_types_of(text, text, text, text, text, boolean, text[], text[], integer, integer, integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.company_types_of(name text, type text, size_bucket text, description text, remote_policy text, is_recruiting_agency boolean, industries text[], subindustries text[], postings integer, remote_postings integer, agency_postings integer) RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$
+  select array_remove(array[
+    case when startup then 'Startup' end,
+    case when public then 'Public Company' end,
+    case when nonprofit then 'Non-Profit' end,
+    case when enterprise then 'Enterprise' end,
+    case when agency then 'Agency' end,
+    case when recruiting then 'Recruiting Agency' end,
+    case when government then 'Government' end,
+    case when remote_first then 'Remote-first' end
+  ], null)
+  from (
+    select *,
+      not enterprise and not public and not nonprofit and not government and (
+        t ~* 'start-?up'
+        or d ~* '\man? ([a-z0-9]+[ ,-]+){0,3}start-?up\M'
+        or d ~* '\m(venture|vc)[- ]backed\M|\mseed[- ](stage|funded)\M|\mseries [a-c] (funded|funding|round)\M|\my ?combinator\M'
+      ) as startup,
+      not recruiting and not government and (
+        (t ~* '\magency\M' and t !~* 'government|staffing|recruit|employment')
+        or d ~* '\m(digital|creative|design|marketing|advertising|branding|web|development|software|product|media|seo|ux|pr|communications|growth|content) (agency|studio)\M'
+        or d ~* '\mconsultancy\M|\magency (for|that|which|specializ)'
+      ) as agency
+    from (
+      select *,
+        coalesce(size_bucket in ('1001-5000', '5001-10000', '10000+'), false) as enterprise,
+        t ~* 'public company|publicly (traded|held|listed)'
+          or d ~* '\mpublicly (traded|listed)\M|\m(nyse|nasdaq|lse|tsx|asx): ?[a-z]|\mlisted on the [a-z]+( [a-z]+)? stock exchange' as public,
+        t ~* 'non-?profit|not-for-profit|charity'
+          or 'Nonprofit' = any(industries)
+          or d ~* '\mnon-?profit\M|\mnot-for-profit\M|\m501\(c\)\(3\)|\mregistered charity\M|\mcharitable organi[sz]ation\M' as nonprofit,
+        t ~* 'government'
+          or 'Public Administration' = any(industries)
+          or coalesce(name, '') ~* '^(city|county|state|town|village|borough|department|ministry|government) of\M'
+          or d ~* '\m(government|federal) agency\M|\mpublic sector (body|organi[sz]ation)\M|\mlocal authority\M' as government,
+        coalesce(is_recruiting_agency, false)
+          or t ~* 'staffing|recruit'
+          or 'Staffing & Recruiting' = any(subindustries)
+          or (postings > 0 and agency_postings * 2 > postings) as recruiting,
+        coalesce(remote_policy, '') ~* '(fully|all)[- ]?remote|remote[- ]?(first|only)|distributed'
+          or d ~* '\mremote[- ](first|only)\M|\mfully[- ]remote\M|\mfully distributed\M|\mall[- ]remote\M|100% remote\M'
+          or (postings >= 3 and remote_postings = postings) as remote_first
+      from (select coalesce(type, '') as t, coalesce(description, '') as d) given
+    ) facts
+  ) tags
+$$;
+
+
+--
 -- Name: jobs_drop_stale_embedding(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -117,6 +185,15 @@ begin
   return new;
 end
 $$;
+
+
+--
+-- Name: linkedin_company_key(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.linkedin_company_key(url text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN lower("substring"(url, '(?i)^\s*(?:https?://)?(?:[a-z]+\.)?linkedin\.com/company/([^/?#[:space:]]+)'::text));
 
 
 --
@@ -232,6 +309,49 @@ begin
     return next;
   end loop;
 end $$;
+
+
+--
+-- Name: refresh_company_stats(bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.refresh_company_stats(ids bigint[]) RETURNS integer
+    LANGUAGE sql
+    AS $$
+  with fresh as (
+    select c.id, p.live_jobs, p.live_boards,
+      array(
+        select distinct term from jobs j, unnest(j.technologies || j.benefits) term
+        where j.company_id = c.id and not j.expired order by term
+      ) as live_terms,
+      array(
+        select distinct k from jobs j, unnest(j.place_keys) k
+        where j.company_id = c.id and not j.expired order by k
+      ) as live_place_keys,
+      company_types_of(c.name, c.type, c.size_bucket, c.description_summary, c.remote_policy, c.is_recruiting_agency,
+                       c.industries, c.subindustries, p.postings, p.remote_postings, p.agency_postings) as company_types
+    from companies c
+    cross join lateral (
+      select count(*) filter (where not j.expired)::int as live_jobs,
+             count(*)::int as postings,
+             count(*) filter (where j.location_type = 'Remote')::int as remote_postings,
+             count(*) filter (where j.recruiter_agency)::int as agency_postings,
+             coalesce(array_agg(distinct j.job_board order by j.job_board) filter (where not j.expired), '{}') as live_boards
+      from jobs j where j.company_id = c.id
+    ) p
+    where c.id = any(ids)
+  ), written as (
+    update companies c set
+      live_jobs = f.live_jobs, live_terms = f.live_terms, live_boards = f.live_boards, live_place_keys = f.live_place_keys,
+      company_types = f.company_types
+    from fresh f
+    where c.id = f.id
+      and (c.live_jobs, c.live_terms, c.live_boards, c.live_place_keys, c.company_types)
+          is distinct from (f.live_jobs, f.live_terms, f.live_boards, f.live_place_keys, f.company_types)
+    returning 1
+  )
+  select count(*)::int from written
+$$;
 
 
 --
@@ -372,8 +492,15 @@ CREATE TABLE public.companies (
     remote_policy text,
     hiring_region text,
     profile_updated_at timestamp with time zone,
+    live_jobs integer DEFAULT 0 NOT NULL,
+    live_terms text[] DEFAULT '{}'::text[] NOT NULL,
+    live_boards text[] DEFAULT '{}'::text[] NOT NULL,
+    live_place_keys text[] DEFAULT '{}'::text[] NOT NULL,
+    company_types text[] DEFAULT '{}'::text[] NOT NULL,
+    profile_tsv tsvector GENERATED ALWAYS AS (((setweight(to_tsvector('english'::regconfig, COALESCE(name, ''::text)), 'A'::"char") || setweight(to_tsvector('english'::regconfig, ((((COALESCE(description_summary, ''::text) || ' '::text) || public.words(services)) || ' '::text) || public.words(technologies))), 'B'::"char")) || setweight(to_tsvector('english'::regconfig, ((((public.words(live_terms) || ' '::text) || COALESCE(remote_policy, ''::text)) || ' '::text) || COALESCE(hiring_region, ''::text))), 'C'::"char"))) STORED,
     CONSTRAINT companies_size_bucket_check CHECK ((size_bucket = ANY (ARRAY['1-10'::text, '11-50'::text, '51-200'::text, '201-500'::text, '501-1000'::text, '1001-5000'::text, '5001-10000'::text, '10000+'::text])))
-);
+)
+WITH (toast_tuple_target='256');
 
 
 --
@@ -387,6 +514,22 @@ ALTER TABLE public.companies ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     NO MINVALUE
     NO MAXVALUE
     CACHE 1
+);
+
+
+--
+-- Name: company_contacts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.company_contacts (
+    company_id bigint NOT NULL,
+    "position" integer NOT NULL,
+    name text,
+    role text,
+    email text,
+    phone text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT company_contacts_reachable_check CHECK (((email IS NOT NULL) OR (phone IS NOT NULL)))
 );
 
 
@@ -960,6 +1103,14 @@ ALTER TABLE ONLY public.companies
 
 
 --
+-- Name: company_contacts company_contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.company_contacts
+    ADD CONSTRAINT company_contacts_pkey PRIMARY KEY (company_id, "position");
+
+
+--
 -- Name: deferred_indexes deferred_indexes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1167,10 +1318,45 @@ CREATE INDEX api_keys_account_idx ON public.api_keys USING btree (account_id);
 
 
 --
+-- Name: companies_company_types_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX companies_company_types_idx ON public.companies USING gin (company_types);
+
+
+--
 -- Name: companies_industries_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX companies_industries_idx ON public.companies USING gin (industries);
+
+
+--
+-- Name: companies_linkedin_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX companies_linkedin_key_idx ON public.companies USING btree (public.linkedin_company_key(linkedin_link));
+
+
+--
+-- Name: companies_live_boards_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX companies_live_boards_idx ON public.companies USING gin (live_boards);
+
+
+--
+-- Name: companies_live_jobs_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX companies_live_jobs_idx ON public.companies USING btree (live_jobs DESC, id);
+
+
+--
+-- Name: companies_live_place_keys_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX companies_live_place_keys_idx ON public.companies USING gin (live_place_keys);
 
 
 --
@@ -1185,6 +1371,13 @@ CREATE INDEX companies_name_lower_idx ON public.companies USING btree (lower(nam
 --
 
 CREATE INDEX companies_name_trgm_idx ON public.companies USING gin (name public.gin_trgm_ops);
+
+
+--
+-- Name: companies_profile_tsv_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX companies_profile_tsv_idx ON public.companies USING gin (profile_tsv);
 
 
 --
@@ -1495,6 +1688,14 @@ ALTER TABLE ONLY public.account_allowances
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: company_contacts company_contacts_company_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.company_contacts
+    ADD CONSTRAINT company_contacts_company_id_fkey FOREIGN KEY (company_id) REFERENCES public.companies(id) ON DELETE CASCADE;
 
 
 --
