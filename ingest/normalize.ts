@@ -13,7 +13,7 @@ import { cleanTitle } from './transform/clean-title.ts'
 import { postingLocations } from './transform/locations.ts'
 import { inferLocationType, mapLocationType } from './transform/location-type.ts'
 import { jobTypeFromTitle, mapJobType } from './transform/job-type.ts'
-import { salaryFromRange, salaryFromText } from './transform/salary.ts'
+import { salaryOf as salaryFromSources } from './transform/salary.ts'
 import {
   educationFromText, levelFromTitle, levelFromYoe, mapExperienceLevel, saysNoExperience, yoeFromGiven, yoeFromText,
 } from './transform/experience.ts'
@@ -56,12 +56,11 @@ function industriesOf(raw: RawPosting): string[] {
   ]
 }
 
-function salaryOf(raw: RawPosting): Salary | null {
-  const fromRange = salaryFromRange(raw.salary_range)
-  if (fromRange) return fromRange
+/** The salary from the board's fields, its salary text and the description (transform/salary.ts). */
+function salaryOf(raw: RawPosting, descriptionText: string): Salary | null {
   const text = optionalString(raw.salary, 'salary')
   // "competitive salary plus benefit&#39;s" has no amount, not one of 39
-  return text ? salaryFromText(decodeEntities(text)) : null
+  return salaryFromSources(raw.salary_range, text ? decodeEntities(text) : null, descriptionText)
 }
 
 /**
@@ -106,7 +105,7 @@ function normalizeUnchecked(raw: RawPosting, now: Date, defaultBoard: string | n
   const locationType = (givenLocationType ? mapLocationType(givenLocationType) : null) ?? inferLocationType(where)
 
   const jobType = mapJobType(stringsOf(raw.job_type, 'job_type')) ?? jobTypeFromTitle(title)
-  const salary = salaryOf(raw)
+  const salary = salaryOf(raw, text)
 
   let yoe = yoeFromGiven(raw.yoe_range) ?? yoeFromText(text)
   const givenLevel = optionalString(raw.experience_level, 'experience_level')

@@ -66,7 +66,7 @@ export type Salary = {
   min: number | null
   max: number | null
   currency: string | null // ISO 4217
-  period: SalaryPeriod | null // null = unknown, never guessed
+  period: SalaryPeriod | null // null = unknown: not stated, and the amount's size does not tell (salary.ts inferPeriod)
   annual_min: number | null // null when period is unknown
   annual_max: number | null
 }

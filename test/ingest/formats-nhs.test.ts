@@ -161,8 +161,8 @@ test('end to end: NHS Jobs postings stored with title, employer, place, In-Perso
   t.like(rows[1].locations[0], { city: 'Chertsey', country: 'United Kingdom' })
   t.like(rows[2].locations[0], { city: 'Truro', country: 'United Kingdom' })
   // the text's amounts, not the file's typo; "1 additional PA" is a programmed activity, not per annum,
-  // and the text states no period, so none is guessed
-  t.like(rows[3], { min: 79860, max: 107668, salary_period: null })
+  // and the text states no period, so it is inferred from the amounts' size (transform/salary.ts inferPeriod)
+  t.like(rows[3], { min: 79860, max: 107668, salary_period: 'yearly' })
   // home working named: not In-Person by the adapter; the pipeline reads the arrangement from the text
   t.is(rows[4].location_raw, 'Aldershot/Home Working, GU11 1AY')
   t.not(rows[4].location_type, 'In-Person')

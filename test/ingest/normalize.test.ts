@@ -99,8 +99,12 @@ test('title location hint fills a missing location', (t) => {
 })
 
 test('salary: range object wins; unknown period keeps annual null; non-numeric is null', (t) => {
-  t.like(ok(normalizePosting(base({ salary_range: { min: 50, max: 60, currency: 'USD', period: 'HOUR' } }), { now })).salary, { period: 'hourly', annual_min: 104000 })
-  t.like(ok(normalizePosting(base({ salary: '$120-150k' }), { now })).salary, { min: 120000, max: 150000, period: null, annual_min: null })
+  t.like(ok(normalizePosting(base({ salary: undefined, salary_range: { min: 50, max: 60, currency: 'USD', period: 'HOUR' } }), { now })).salary, { period: 'hourly', annual_min: 104000 })
+  // the board's range disagrees with the posting's salary text ('€70,000 - €90,000 per year'): the text wins (transform/salary.ts salaryOf)
+  t.like(ok(normalizePosting(base({ salary_range: { min: 50, max: 60, currency: 'USD', period: 'HOUR' } }), { now })).salary, { min: 70000, currency: 'EUR', period: 'yearly' })
+  // a yearly-sized amount gets its period inferred; a month's or a year's pay stays unknown
+  t.like(ok(normalizePosting(base({ salary: '$120-150k' }), { now })).salary, { min: 120000, max: 150000, period: 'yearly', annual_min: 120000 })
+  t.like(ok(normalizePosting(base({ salary: '€2,000 - 3,000' }), { now })).salary, { min: 2000, max: 3000, period: null, annual_min: null })
   t.is(ok(normalizePosting(base({ salary: 'Competitive' }), { now })).salary, null)
   t.is(ok(normalizePosting(base({ salary: '' }), { now })).salary, null)
 })

@@ -97,13 +97,14 @@ test('salary as stated plus annual amounts; an unknown period stays unknown', as
   const { sql } = t.context.db
   await ingest(sql, readItems([
     rawPosting({ source_id: 'sal-h', company: { name: 'Hourly Co' }, salary_range: { min: 20, max: 25, currency: 'USD', period: 'hour' } }, 3),
-    rawPosting({ source_id: 'sal-u', company: { name: 'Unknown Period Co' }, salary_range: undefined, salary: '$120-150k' }, 4),
+    // a month's pay or a year's: no period is inferred (a yearly-sized "$120-150k" would be yearly)
+    rawPosting({ source_id: 'sal-u', company: { name: 'Unknown Period Co' }, salary_range: undefined, salary: '$2,000-3,000' }, 4),
   ]), { source: 'salaries', now })
   const rows = await sql`
     select c.name, j.salary_min::float8 as min, j.salary_max::float8 as max, j.salary_period, j.salary_annual_min::float8 as amin, j.salary_annual_max::float8 as amax
     from jobs j join companies c on c.id = j.company_id where c.name in ('Hourly Co', 'Unknown Period Co') order by c.name`
   t.like(rows[0], { name: 'Hourly Co', min: 20, max: 25, salary_period: 'hourly', amin: 41600, amax: 52000 })
-  t.like(rows[1], { name: 'Unknown Period Co', min: 120000, max: 150000, salary_period: null, amin: null, amax: null })
+  t.like(rows[1], { name: 'Unknown Period Co', min: 2000, max: 3000, salary_period: null, amin: null, amax: null })
 })
 
 test('CSV is header-mapped, and a bad CSV row is reported by line', async (t) => {

@@ -126,11 +126,11 @@ test('a pay band is not a salary, and the bands beside an amount are left out', 
   t.like(normalized(nhs({ salary: 'B5 Nurse £24,907 per annum' })).salary, { min: 24907, max: 24907 })
   // a consultant's programmed activities are sessions, not pay; "£30,000pa" stays per annum
   t.is(normalized(nhs({ salary: '10 PA' })).salary, null)
-  t.like(normalized(nhs({ salary: '£79,860 - £107,668 1 additional PA offered' })).salary, { min: 79860, max: 107668, period: null })
+  t.like(normalized(nhs({ salary: '£79,860 - £107,668 1 additional PA offered' })).salary, { min: 79860, max: 107668, period: 'yearly' }) // inferred from its size
   // "Range 2" is a pay range's number; "£42, 000" one amount; an allowance's period is its own
   t.like(normalized(nhs({ salary: 'Range 2 £17,222 per annum fixed salary point' })).salary, { min: 17222, max: 17222, period: 'yearly' })
   t.like(normalized(nhs({ salary: 'Up to £42, 000 per annum DOE' })).salary, { min: null, max: 42000, period: 'yearly' })
-  t.like(normalized(nhs({ salary: '£16.71 pre enhancements plus LA of £4,000 PA' })).salary, { min: 16.71, period: null })
+  t.like(normalized(nhs({ salary: '£16.71 pre enhancements plus LA of £4,000 PA' })).salary, { min: 16.71, period: 'hourly' }) // by its size, not the allowance's PA
   // a grade's number before the pay is no amount; "for 12 months" is no range; "phr" is per hour
   t.like(normalized(nhs({ salary: 'Clinical 5: £46,284 - £51,055 - £55,825' })).salary, { min: 46284, max: 51055 })
   t.like(normalized(nhs({ salary: '£155.63 per week for 12 months, NMW for remaining' })).salary, { min: 155.63, max: 155.63, period: 'weekly' })

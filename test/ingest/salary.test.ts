@@ -6,8 +6,8 @@ test('annualisation constants are the documented ones', (t) => {
   t.deepEqual(ANNUAL_FACTOR, { hourly: 2080, daily: 260, weekly: 52, monthly: 12, yearly: 1 })
 })
 
-test('"$120-150k": k applies to both, period unknown so no annual amounts', (t) => {
-  t.deepEqual(salaryFromText('$120-150k'), { min: 120000, max: 150000, currency: 'USD', period: null, annual_min: null, annual_max: null })
+test('"$120-150k": k applies to both, and a yearly-sized amount without a period is yearly', (t) => {
+  t.deepEqual(salaryFromText('$120-150k'), { min: 120000, max: 150000, currency: 'USD', period: 'yearly', annual_min: 120000, annual_max: 150000 })
 })
 
 test('yearly: "$120k - $150k a year" and "£30,000 - £35,000 per annum"', (t) => {
@@ -54,7 +54,8 @@ test('salary_range objects with period words', (t) => {
   t.like(salaryFromRange({ min: 50000, max: 60000, currency: 'EUR', period: 'per annum' }), { period: 'yearly' })
   t.like(salaryFromRange({ min: 50000, max: 60000, currency: 'EUR', period: 'annual' }), { period: 'yearly' })
   t.like(salaryFromRange({ min: 50000, max: 60000, currency: 'EUR', period: 'yearly' }), { period: 'yearly' })
-  t.like(salaryFromRange({ min: 50000, max: 60000, currency: 'EUR' }), { period: null, annual_min: null })
+  t.like(salaryFromRange({ min: 50000, max: 60000, currency: 'EUR' }), { period: 'yearly', annual_min: 50000 }, 'inferred from its size')
+  t.like(salaryFromRange({ min: 2000, max: 3000, currency: 'EUR' }), { period: null, annual_min: null }, 'a month\'s pay or a year\'s: unknown')
   t.like(salaryFromRange({ min: 60000, max: 50000 }), { min: 50000, max: 60000 })
   t.is(salaryFromRange({ min: null, max: null }), null)
   t.is(salaryFromRange(null), null)
@@ -86,7 +87,7 @@ test('plausible pay per period: the documented bounds, in US dollars, and the sp
 
 test('NHS salary text: "annual leave" is no period, and "£25-31000" is in thousands', (t) => {
   t.like(salaryFromText('£16.45 Plus 12.1% Annual Leave (£18.44ph)'), { min: 16.45, period: 'hourly', annual_min: 34216 })
-  t.like(salaryFromText('£8.80 + 12.1% annual leave entitlement'), { min: 8.8, period: null, annual_min: null })
+  t.like(salaryFromText('£8.80 + 12.1% annual leave entitlement'), { min: 8.8, period: 'hourly', annual_min: 18304 }, 'not yearly; hourly by its size')
   t.is(detectPeriod('£30,000 per annum plus annual bonus'), 'yearly')
   t.like(salaryFromText('£25-31000 + up to £3k salary enhancements pa'), { min: 25000, max: 31000, period: 'yearly' })
   t.like(salaryFromText('£10-£12 per hour'), { min: 10, max: 12, period: 'hourly' })

@@ -127,7 +127,7 @@ const POSTINGS: Record<string, Record<string, unknown>> = {
   // hourly: annualised (x 2080) to 104k
   hourly: { job_title: 'Software Engineer', location_raw: 'Hamburg, Germany', salary_range: { min: 50, max: 50, currency: 'EUR', period: 'hourly' } },
   none: { job_title: 'Software Engineer', salary_range: undefined },
-  'no-period': { job_title: 'Software Engineer', salary_range: undefined, salary: '$120-150k' },
+  'no-period': { job_title: 'Software Engineer', salary_range: undefined, salary: '$2,000-3,000' },
   'no-rate': { job_title: 'Registered Nurse', location_raw: 'Dakar, Senegal', salary_range: { min: 100_000, max: 200_000, currency: 'XOF', period: 'monthly' } },
   expired: { job_title: 'Software Engineer', salary_range: yearly(1_000_000), valid_through: '2026-01-01T00:00:00Z' },
 }
@@ -183,7 +183,7 @@ test.serial('compensation: the percentile within category and country, else coun
 test.serial('compensation: 0 without a comparable salary, and expired postings take no part', async (t) => {
   const s = await scores(t)
   t.is(s.none.compensation_value_score, 0)
-  t.is(s['no-period'].compensation_value_score, 0) // "$120-150k": no period, so no annual figure
+  t.is(s['no-period'].compensation_value_score, 0) // "$2,000-3,000": a month's or a year's pay, no period, so no annual figure
   t.is(s['no-rate'].compensation_value_score, 0) // XOF has no rate
   // the expired posting's million would top every group; it counts in none and keeps the 0 it was loaded with
   t.is(s.expired.compensation_value_score, 0)
