@@ -5,7 +5,6 @@
  * query reads. Prints a table; the targets are a median of at most 20 ms and a p95 of
  * at most 80 ms over all of them.
  */
-import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import pino from 'pino'
@@ -16,7 +15,7 @@ import { createAccount, createKey } from '../../sql/accounts.ts'
 import { explainCompanySearch } from '../../sql/company-search.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { connectAdmission } from '../../sql/db.ts'
-import { corpusName, searchCorpus } from './search-mix.ts'
+import { corpusName, keepAlivePost, searchCorpus } from './search-mix.ts'
 
 const JOBS = Number(process.env.BENCH_SEARCH_JOBS ?? 100_000)
 const REPS = Number(process.env.BENCH_REPS ?? 15)
@@ -62,18 +61,7 @@ await new Promise((r) => server.once('listening', r))
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const key = await createKey(sql, await createAccount(sql, `bench-companies-${Date.now()}@example.test`, 'scale'))
 
-// node:http over a kept-alive socket, as in the job search bench
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const post = (path: string, body: unknown) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(base + path, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
+const { post, close: closeClient } = keepAlivePost(base, key)
 
 type Row = { name: string; total: number; returned: number; http: number[]; plan: string }
 const rows: Row[] = []
@@ -95,7 +83,7 @@ for (const [label, body] of companyQueries) {
   }
   rows.push(row)
 }
-agent.destroy()
+closeClient()
 server.close()
 await app.context.admission!.close()
 await admissionSql.end()

@@ -4,7 +4,6 @@
  * and as the same SQL called directly. The database is built once and kept
  * (jds_bench_search) so reruns skip the ingest. Prints a table.
  */
-import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import pino from 'pino'
@@ -22,7 +21,7 @@ const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const name = corpusName(JOBS)
 
 export { queries } from './search-mix.ts'
-import { corpusName, queries, searchCorpus } from './search-mix.ts'
+import { corpusName, queries, keepAlivePost, searchCorpus } from './search-mix.ts'
 
 const dbUrl = Object.assign(new URL(serverUrl), { pathname: `/${name}` }).toString()
 
@@ -44,19 +43,7 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const account = await createAccount(sql, `bench-${Date.now()}@example.test`, 'scale')
 const key = await createKey(sql, account)
 
-// node:http over a kept-alive socket, as a production client would; fetch (undici) adds
-// 2–3 ms of its own to each call here, more than some of the queries take
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const post = (path: string, body: unknown) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(base + path, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
+const { post, close: closeClient } = keepAlivePost(base, key)
 
 type Row = { name: string; total: number; http: number[]; direct: number[]; plan: string }
 const rows: Row[] = []
@@ -87,7 +74,7 @@ for (const [label, body] of queries) {
   }
   rows.push(row)
 }
-agent.destroy()
+closeClient()
 server.close()
 await app.context.admission!.close()
 await admissionSql.end()

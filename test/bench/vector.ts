@@ -13,7 +13,6 @@
  *
  *   node --max-semi-space-size=64 --import tsx test/bench/vector.ts
  */
-import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import pino from 'pino'
@@ -34,6 +33,7 @@ import { countEmbeddingBacklog, listJobsToEmbed, modelId } from '../../sql/embed
 import { migrate } from '../../sql/migrate.ts'
 import type { SearchFilters } from '../../sql/search.ts'
 import { EF_SEARCH, neuralSearch, vectorSearch, type Accuracy, type VectorQuery } from '../../sql/vector-search.ts'
+import { keepAlivePost } from './search-mix.ts'
 
 const JOBS = Number(process.env.BENCH_VECTOR_JOBS ?? 100_000)
 /** corpus jobs whose vectors are queries (search_type job); the QUERY_TEXTS below are the other half */
@@ -390,17 +390,7 @@ const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const account = await createAccount(sql, `bench-vector-${Date.now()}@example.test`, 'scale')
 const key = await createKey(sql, account)
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const post = (path: string, body: unknown) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(base + path, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
+const { post, close: closeClient } = keepAlivePost(base, key)
 
 type Case = {
   route: 'vsearch' | 'neural-search'
@@ -482,7 +472,7 @@ for (const c of cases) {
   latencyRows.push(row)
   log(`  ${c.route} ${c.label}: median ${fmt(median(row.http))} ms`)
 }
-agent.destroy()
+closeClient()
 server.close()
 await app.context.admission!.close()
 await admissionSql.end()
