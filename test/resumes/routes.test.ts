@@ -22,7 +22,11 @@ const generous = { limit: 100_000, windowSeconds: 60 }
 
 test.before(async (t) => {
   const dir = await mkdtemp(path.join(tmpdir(), 'resumes-'))
-  const app = await startTestApp({ tasks: true, config: { downloadsDir: dir, rateLimits: { key: generous, search: generous, anonymous: generous } } })
+  // OCR on a machine busy with other tests can pass the default 20 s: the limit has a test of its own
+  const app = await startTestApp({
+    tasks: true,
+    config: { downloadsDir: dir, rateLimits: { key: generous, search: generous, anonymous: generous }, resumes: { llm: null, readTimeoutMs: 120_000 } },
+  })
   const other = await createAccountWithKey(app.db.sql)
   // jobs with vectors, for the stored resume to be matched against
   const postings = [
