@@ -23,11 +23,10 @@
  *   node --max-semi-space-size=64 --import tsx test/bench/export.ts
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { corpusName, queries, searchCorpus } from './search-mix.ts'
+import { corpusName, keepAlivePost, queries, searchCorpus } from './search-mix.ts'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
-import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
@@ -111,26 +110,16 @@ const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 const account = await createAccount(sql, `bench-export-${Date.now()}@example.test`, 'scale')
 const key = await createKey(sql, account)
 
-// node:http over a kept-alive socket, as search.ts times it; exports are created on a socket of their own
-const searchAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const controlAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const post = (agent: http.Agent, route: string, body: unknown) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(api + route, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'x-api-key': key } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }))
-    })
-    req.on('error', reject)
-    req.end(JSON.stringify(body))
-  })
+// one kept-alive socket for the timed searches, as search.ts times them; exports are created on a socket of their own
+const searchClient = keepAlivePost(api, key)
+const controlClient = keepAlivePost(api, key)
 
 /** One pass of the mix; each request's time, from sending it to the last byte of the response. */
 async function pass() {
   const times: number[] = []
   for (const [label, body] of queries) {
     const t = performance.now()
-    const res = await post(searchAgent, '/v2/jobs/search', body)
+    const res = await searchClient.post('/v2/jobs/search', body)
     times.push(performance.now() - t)
     if (res.status !== 200) throw new Error(`${label}: ${res.status} ${res.body}`)
   }
@@ -224,7 +213,7 @@ async function runExport(worker: Worker, format: 'json' | 'csv', rows: number, d
   const sampler = setInterval(() => (sampled = Math.max(sampled, status(worker.pid, 'VmRSS'))), 100)
   const cpu0 = cpuSeconds(worker.pid)
   const t = performance.now()
-  const res = await post(controlAgent, '/v2/jobs/export', { search: { limit: rows }, format })
+  const res = await controlClient.post('/v2/jobs/export', { search: { limit: rows }, format })
   const createMs = performance.now() - t
   if (res.status !== 200) throw new Error(`export: ${res.status} ${res.body}`)
   const taskId: string = JSON.parse(res.body).id
@@ -298,8 +287,8 @@ for (let r = 1; r <= ROUNDS; r++) {
 }
 await worker.stop()
 
-searchAgent.destroy()
-controlAgent.destroy()
+searchClient.close()
+controlClient.close()
 server.close()
 await workers.stop()
 await boss.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => {})
