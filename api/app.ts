@@ -10,12 +10,13 @@ import Koa from 'koa'
 import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
-import type { Sql } from '../sql/db.ts'
+import { POOL_SIZE, type Sql } from '../sql/db.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { errorHandler } from './errors.ts'
 import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
+import { dbSlots } from './middleware/db-slots.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
 import { contactRoutes } from './routes/contacts.ts'
@@ -53,9 +54,11 @@ export type AppDeps = {
   boss?: PgBoss
   /** where export files and stored resumes are kept; default createFileStore(config) */
   fileStore?: FileStore
+  /** the connections of `sql`'s pool: requests beyond that many wait their turn (middleware/db-slots.ts) */
+  poolSize?: number
 }
 
-export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder, boss, fileStore }: AppDeps) {
+export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder, boss, fileStore, poolSize = POOL_SIZE }: AppDeps) {
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
@@ -72,6 +75,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(requestLog(log))
   app.use(cors())
   app.use(readinessGate(readiness))
+  app.use(dbSlots(poolSize))
 
   const store = fileStore ?? createFileStore(config)
   const resumes = resumeRoutes({

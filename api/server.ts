@@ -33,7 +33,7 @@ if (embedder) log.info(embedder.info, 'embedding model')
 else log.warn('EMBEDDING_PROVIDER is none: postings are stored without vectors, and queries cannot be embedded')
 // created now so routes can enqueue tasks; started below, before requests are let in
 const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
-const app = buildApp({ sql: db.sql, config, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
+const app = buildApp({ sql: db.sql, poolSize: db.poolSize, config, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })

@@ -9,7 +9,7 @@
  * the export never holds more than that. If fewer match by the time it runs (jobs
  * expired meanwhile), the units it did not use are refunded with the finish.
  */
-import { copyExport } from '../sql/export.ts'
+import { writeExportRecords } from '../sql/export.ts'
 import type { SearchFilters, SearchPage } from '../sql/search.ts'
 import { CSV, discardExport, JSONL, writeExport, type ExportDeps, type Write } from './export-file.ts'
 import { pacer } from './pace.ts'
@@ -30,7 +30,7 @@ export function exportJobData(deps: ExportDeps): TaskType {
       const pace = pacer(deps.dutyCycle)
       const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'jobs-export', async (out: Write) => {
         let written = 0
-        return copyExport(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records) => {
+        return writeExportRecords(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records) => {
           written += records
           await progress(q.rows > 0 ? written / q.rows : 1)
           await pace()

@@ -13,6 +13,8 @@ export type Sql = postgres.Sql
 export type Database = {
   sql: Sql
   url: string
+  /** the pool's connections */
+  poolSize: number
   /** the embedded server this process runs, if it runs one */
   embedded: Embedded | null
   close: () => Promise<void>
@@ -27,7 +29,10 @@ type Options = {
   max?: number
 }
 
-export function connect(url: string, max = 10, applicationName = 'job-data-service'): Sql {
+/** connections a process's pool opens, unless told otherwise */
+export const POOL_SIZE = 10
+
+export function connect(url: string, max = POOL_SIZE, applicationName = 'job-data-service'): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
@@ -49,22 +54,28 @@ export async function reserved<T>(sql: Sql, f: (conn: postgres.ReservedSql) => P
 }
 
 export async function openDatabase(opts: Options): Promise<Database> {
-  if (opts.databaseUrl) return wrap(connect(opts.databaseUrl, opts.max), opts.databaseUrl, null)
+  if (opts.databaseUrl) {
+    const max = opts.max ?? POOL_SIZE
+    return wrap(connect(opts.databaseUrl, max), max, opts.databaseUrl, null)
+  }
   if (opts.dataDir && !opts.own) {
     const running = runningEmbedded(opts.dataDir)
     if (running) {
       const url = `postgres://postgres@127.0.0.1:${running.port}/postgres`
-      return wrap(connect(url, opts.max ?? 4), url, null)
+      const max = opts.max ?? 4
+      return wrap(connect(url, max), max, url, null)
     }
   }
   const embedded = await startEmbedded({ dataDir: opts.dataDir, port: opts.own ? opts.embeddedPort : 0 })
-  return wrap(connect(embedded.url, opts.max ?? 8), embedded.url, embedded)
+  const max = opts.max ?? 8
+  return wrap(connect(embedded.url, max), max, embedded.url, embedded)
 }
 
-function wrap(sql: Sql, url: string, embedded: Embedded | null): Database {
+function wrap(sql: Sql, poolSize: number, url: string, embedded: Embedded | null): Database {
   return {
     sql,
     url,
+    poolSize,
     embedded,
     close: async () => {
       await sql.end({ timeout: 5 })

@@ -9,11 +9,12 @@
  * database alike (which serves every connection from one session, so a cursor left
  * open inside a transaction there would hold up all of them).
  *
- * Postgres writes the records themselves: each batch's ids are staged in a temporary
- * table and `COPY … TO STDOUT` turns them into CSV rows or JSON lines, which the worker
- * only moves to the file. Parsing rows into objects and serializing them again cost
- * the worker more CPU than Postgres spends writing them (docs/performance.md, "Exports").
+ * Postgres renders each record's values as text: a JSON line is `row_to_json(…)::text`,
+ * and a CSV row's nested fields are their JSON text, so the worker never parses a value
+ * into an object only to serialize it again (docs/performance.md, "Exports"); for CSV,
+ * csv-stringify only quotes the text fields.
  */
+import { stringify } from 'csv-stringify/sync'
 import type { PendingQuery, ReservedSql, Row } from 'postgres'
 import { reserved, type Db, type Sql } from './db.ts'
 import { companyData, shownLocations } from './jobs.ts'
@@ -37,16 +38,16 @@ export async function countExport(db: Db, f: SearchFilters, p: Pick<SearchPage, 
 export type RecordFormat = 'csv' | 'json'
 
 /**
- * The spec's export record, from the staged batch as b. Arrays are JSON, so that CSV
- * holds them as JSON text like the other nested fields; booleans are text in CSV, where
- * COPY would write t and f.
+ * The spec's export record of each job of the batch b. For CSV every value is text:
+ * nested fields and arrays as their JSON text, booleans as true/false, so the driver
+ * hands the worker strings it writes as they are.
  */
 function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
-  const flag = (column: PendingQuery<Row[]>) => (format === 'csv' ? db`${column}::text` : column)
+  const text = (value: PendingQuery<Row[]>) => (format === 'csv' ? db`(${value})::text` : value)
   return db`
     j.id::text as _id,
     j.application_link,
-    ${companyData(db)} as company_data,
+    ${text(companyData(db))} as company_data,
     c.link as company_link,
     c.logo as company_logo,
     c.name as company_name,
@@ -57,25 +58,25 @@ function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
     j.education_level,
     j.job_board,
     j.job_board_link,
-    to_jsonb(j.job_categories) as job_categories,
+    ${text(db`to_jsonb(j.job_categories)`)} as job_categories,
     j.job_slug,
     j.job_title,
     j.job_type,
     j.language,
     j.location_raw,
     j.location_type,
-    ${shownLocations(db)} as locations,
-    jsonb_build_object('position', b.position, 'task_id', b.task_id) as meta,
-    ${flag(db`j.meta_completeness`)} as meta_completeness,
-    ${flag(db`j.recruiter_agency`)} as recruiter_agency,
+    ${text(shownLocations(db))} as locations,
+    ${text(db`jsonb_build_object('position', b.position, 'task_id', b.task_id)`)} as meta,
+    ${text(db`j.meta_completeness`)} as meta_completeness,
+    ${text(db`j.recruiter_agency`)} as recruiter_agency,
     j.requirements_summary,
-    b.score,
-    to_jsonb(j.skills) as skills,
-    to_jsonb(j.technologies) as technologies,
-    ${flag(db`j.visa_sponsored`)} as visa_sponsored,
-    case when j.yoe_min is null and j.yoe_max is null then null
+    ${text(db`b.score`)} as score,
+    ${text(db`to_jsonb(j.skills)`)} as skills,
+    ${text(db`to_jsonb(j.technologies)`)} as technologies,
+    ${text(db`j.visa_sponsored`)} as visa_sponsored,
+    ${text(db`case when j.yoe_min is null and j.yoe_max is null then null
       else jsonb_build_object('min', j.yoe_min, 'max', j.yoe_max)
-    end as yoe_range`
+    end`)} as yoe_range`
 }
 
 /**
@@ -109,48 +110,42 @@ export async function readHeld<T extends object>(conn: ReservedSql, name: string
  * caps the export below the page's limit (what was charged). `name` is unique among the
  * exports running at once.
  */
-export async function copyExport(
+export async function writeExportRecords(
   sql: Sql,
   name: string,
   q: { filters: SearchFilters; page: SearchPage; rows: number; taskId: string; format: RecordFormat },
-  write: (chunk: Buffer) => Promise<void>,
+  write: (chunk: string) => Promise<void>,
   onBatch: (records: number) => Promise<void>,
 ) {
   const { ids } = pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
-  const staged = sql(`${name}_batch`)
   return reserved(sql, async (conn) => {
-    await conn`create temporary table ${staged} (position int, id bigint, score float8, task_id uuid)`
-    try {
-      const records = () => conn`
-        select ${exportRecord(conn, q.page.raw, q.format)}
-        from ${staged} b
-        join jobs j on j.id = b.id
-        join companies c on c.id = j.company_id
-        order by b.position`
-      // JSON text escapes every control character, so with a quote and a delimiter
-      // that cannot occur in it, CSV mode writes each line exactly as row_to_json made it
-      const copy = async (header: boolean) => {
-        const query =
-          q.format === 'csv'
-            ? conn`copy (${records()}) to stdout (format csv${header ? conn`, header` : conn``})`
-            : conn`copy (select row_to_json(r)::text from (${records()}) r) to stdout (format csv, quote e'\\x01', delimiter e'\\x02')`
-        for await (const chunk of await query.readable()) await write(chunk as Buffer)
+    let position = (q.page.page - 1) * q.page.limit
+    const records = (batch: { id: string; score: number }[]) => conn`
+      select ${exportRecord(conn, q.page.raw, q.format)}
+      from (
+        select u.id, u.score, ${position}::int + u.n::int as position, ${q.taskId}::uuid as task_id
+        from unnest(${batch.map((r) => r.id)}::bigint[], ${batch.map((r) => r.score)}::float8[]) with ordinality as u(id, score, n)
+      ) b
+      join jobs j on j.id = b.id
+      join companies c on c.id = j.company_id
+      order by b.position`
+    const text = async (batch: { id: string; score: number }[]) => {
+      if (q.format === 'json') {
+        const lines = await conn<{ line: string }[]>`select row_to_json(r)::text as line from (${records(batch)}) r`
+        return lines.map((r) => r.line + '\n').join('')
       }
-      // the staged table is still empty: the header alone
-      if (q.format === 'csv') await copy(true)
-      let position = (q.page.page - 1) * q.page.limit
-      return await readHeld<{ id: string; score: number }>(conn, name, ids, async (batch) => {
-        await conn`
-          insert into ${staged} (position, id, score, task_id)
-          select ${position} + b.n, b.id, b.score, ${q.taskId}
-          from unnest(${batch.map((r) => r.id)}::bigint[], ${batch.map((r) => r.score)}::float8[]) with ordinality as b(id, score, n)`
-        await copy(false)
-        await conn`truncate ${staged}`
-        position += batch.length
-        await onBatch(batch.length)
-      })
-    } finally {
-      await conn`drop table if exists ${staged}`.catch(() => {})
+      // every value is text or null (exportRecord), which csv-stringify writes as it is
+      return stringify(await records(batch).values())
     }
+    if (q.format === 'csv') {
+      // the columns of a batch of none: the header, whatever the export holds
+      const { columns } = await records([])
+      await write(stringify([columns.map((c) => c.name)]))
+    }
+    return readHeld<{ id: string; score: number }>(conn, name, ids, async (batch) => {
+      await write(await text(batch))
+      position += batch.length
+      await onBatch(batch.length)
+    })
   })
 }
