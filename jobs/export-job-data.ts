@@ -30,10 +30,10 @@ export function exportJobData(deps: ExportDeps): TaskType {
       const pace = pacer(deps.dutyCycle)
       const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'jobs-export', async (out: Write) => {
         let written = 0
-        return writeExportRecords(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records) => {
+        return writeExportRecords(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records, waitedMs) => {
           written += records
           await progress(q.rows > 0 ? written / q.rows : 1)
-          await pace()
+          await pace(waitedMs)
         })
       })
       return { ...finish, unused: Math.max(0, task.charged_units - finish.result.record_count) }

@@ -105,17 +105,22 @@ export async function readHeld<T extends object>(conn: ReservedSql, name: string
 /**
  * Writes the export's records to `write` in the export's order, a batch at a time (for
  * csv a header first, then CSV rows; for json, JSON lines), calls `onBatch` with each
- * batch's number of records, and returns how many there were. Every id the cursor
- * yields becomes a record: jobs are never deleted, and each has its company. `rows`
- * caps the export below the page's limit (what was charged). `name` is unique among the
- * exports running at once.
+ * batch's number of records and how long it waited on the disk, and returns how many
+ * records there were. Every id the cursor yields becomes a record: jobs are never
+ * deleted, and each has its company. `rows` caps the export below the page's limit (what
+ * was charged). `name` is unique among the exports running at once.
+ *
+ * Each batch's rows are read once before they are rendered. Reading pages from the
+ * disk keeps no core busy, so the time the read took beyond the rendering (which finds
+ * the same pages in memory) is the batch's wait on the disk, which the export's pacing
+ * does not count as work (jobs/pace.ts).
  */
 export async function writeExportRecords(
   sql: Sql,
   name: string,
   q: { filters: SearchFilters; page: SearchPage; rows: number; taskId: string; format: RecordFormat },
   write: (chunk: string) => Promise<void>,
-  onBatch: (records: number) => Promise<void>,
+  onBatch: (records: number, waitedMs: number) => Promise<void>,
 ) {
   const { ids } = pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
   return reserved(sql, async (conn) => {
@@ -129,6 +134,11 @@ export async function writeExportRecords(
       join jobs j on j.id = b.id
       join companies c on c.id = j.company_id
       order by b.position`
+    // the pages rendering reads: the rows, their descriptions (TOAST) and companies
+    const read = (batch: { id: string }[]) => conn`
+      select count(length(j.description) + ${q.page.raw ? conn`length(j.description_raw)` : conn`0`} + length(j.locations::text) + length(c.name))::int
+      from jobs j join companies c on c.id = j.company_id
+      where j.id = any(${batch.map((r) => r.id)}::bigint[])`
     const text = async (batch: { id: string; score: number }[]) => {
       if (q.format === 'json') {
         const lines = await conn<{ line: string }[]>`select row_to_json(r)::text as line from (${records(batch)}) r`
@@ -143,9 +153,14 @@ export async function writeExportRecords(
       await write(stringify([columns.map((c) => c.name)]))
     }
     return readHeld<{ id: string; score: number }>(conn, name, ids, async (batch) => {
-      await write(await text(batch))
+      const t0 = performance.now()
+      await read(batch)
+      const t1 = performance.now()
+      const chunk = await text(batch)
+      const rendered = performance.now() - t1
+      await write(chunk)
       position += batch.length
-      await onBatch(batch.length)
+      await onBatch(batch.length, Math.max(0, t1 - t0 - rendered))
     })
   })
 }

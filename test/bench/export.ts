@@ -20,9 +20,15 @@
  * builds it and stops. BENCH_WORKER_ARGS adds node options to the worker's (a profile:
  * "--cpu-prof --cpu-prof-dir=/tmp/prof"), BENCH_WORKER_NICE its nice value.
  *
+ * Cold exports: BENCH_COLD_CMD, a shell command run before each export of part 1, once
+ * its worker is ready, makes the export read pages nothing has read since, e.g. a
+ * Postgres restart and the OS's page cache dropped (as root, Postgres on this machine):
+ *   BENCH_COLD_CMD='pg_ctlcluster 15 main restart && sync && echo 3 > /proc/sys/vm/drop_caches'
+ * The bench then waits until the database answers again. BENCH_ROUNDS=0 skips part 2.
+ *
  *   node --max-semi-space-size=64 --import tsx test/bench/export.ts
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execSync, spawn, type ChildProcess } from 'node:child_process'
 import { corpusName, keepAlivePost, queries, searchCorpus } from './search-mix.ts'
 import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -48,6 +54,8 @@ const PASSES = Number(process.env.BENCH_PASSES ?? 15)
 /** the export run while searches are timed, and the size of the targets */
 const BIG = 100_000
 const BUILD_ONLY = process.env.BENCH_BUILD_ONLY === '1'
+/** run before each export of part 1 to make it cold (see above) */
+const COLD_CMD = process.env.BENCH_COLD_CMD ?? ''
 /** node options added to the worker's, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" */
 const WORKER_ARGS = (process.env.BENCH_WORKER_ARGS ?? '').split(' ').filter(Boolean)
 /** the worker's CPU priority (nice), 0 as `npm run worker` starts */
@@ -196,7 +204,7 @@ const cpuSeconds = (pid: number) => {
 }
 
 type Export = {
-  format: 'json' | 'csv'; rows: number; createMs: number; records: number; fileMb: number
+  cold: boolean; format: 'json' | 'csv'; rows: number; createMs: number; records: number; fileMb: number
   /** created → completed, and the part before a worker picked it up */
   wallS: number; queuedS: number; cpuS: number
   idleMb: number; hwmMb: number; sampledMb: number; loadAvg: number
@@ -206,7 +214,7 @@ type Export = {
  * Creates an export of `rows` jobs and waits for the worker to finish it; the worker's
  * peak RSS is reset just before. `during` runs while the worker is on the task.
  */
-async function runExport(worker: Worker, format: 'json' | 'csv', rows: number, during?: (finished: Promise<unknown>) => Promise<void>): Promise<Export> {
+async function runExport(worker: Worker, format: 'json' | 'csv', rows: number, during?: (finished: Promise<unknown>) => Promise<void>, cold = false): Promise<Export> {
   const idle = status(worker.pid, 'VmRSS')
   writeFileSync(`/proc/${worker.pid}/clear_refs`, '5') // resets VmHWM to the current RSS
   let sampled = idle
@@ -234,7 +242,7 @@ async function runExport(worker: Worker, format: 'json' | 'csv', rows: number, d
   // the files are large (about 3 KB a job); nothing reads them after
   for (const f of await readdir(downloadsDir)) await rm(path.join(downloadsDir, f), { force: true })
   return {
-    format, rows, createMs, records: task.result.record_count, fileMb: task.result.file_size / 1e6,
+    cold, format, rows, createMs, records: task.result.record_count, fileMb: task.result.file_size / 1e6,
     wallS: task.wall, queuedS: task.queued, cpuS,
     idleMb: mb(idle), hwmMb: mb(hwm), sampledMb: mb(sampled), loadAvg: load(),
   }
@@ -242,13 +250,28 @@ async function runExport(worker: Worker, format: 'json' | 'csv', rows: number, d
 
 // --- 1. exports of growing size ---------------------------------------------------------------
 
+/** Runs BENCH_COLD_CMD and waits until the database answers again (a restart drops every connection, which reconnect). */
+async function makeCold() {
+  execSync(COLD_CMD, { stdio: 'inherit', shell: '/bin/bash' })
+  for (const until = Date.now() + 60_000; ; ) {
+    try {
+      await sql`select 1`
+      return
+    } catch (e) {
+      if (Date.now() > until) throw e
+      await new Promise((r) => setTimeout(r, 500))
+    }
+  }
+}
+
 const exports: Export[] = []
 for (let rep = 1; rep <= REPS; rep++) {
   for (const format of ['json', 'csv'] as const) {
     for (const rows of SIZES) {
       const worker = await startWorker()
       try {
-        const e = await runExport(worker, format, rows)
+        if (COLD_CMD) await makeCold()
+        const e = await runExport(worker, format, rows, undefined, COLD_CMD !== '')
         exports.push(e)
         log(`export ${format} ${rows}: ${e.records} records in ${e.wallS.toFixed(1)} s, ${e.fileMb.toFixed(0)} MB, peak RSS ${e.hwmMb.toFixed(0)} MB (idle ${e.idleMb.toFixed(0)}), load ${e.loadAvg.toFixed(1)}`)
       } finally {
@@ -262,8 +285,8 @@ for (let rep = 1; rep <= REPS; rep++) {
 
 type Round = { base: number[]; during: number[]; basePasses: number; duringPasses: number; exp: Export; loadBase: number; loadDuring: number }
 const rounds: Round[] = []
-const worker = await startWorker()
-await pass() // warm-up: the app's caches, the socket, the pages Postgres reads
+const worker = ROUNDS > 0 ? await startWorker() : null
+if (worker) await pass() // warm-up: the app's caches, the socket, the pages Postgres reads
 for (let r = 1; r <= ROUNDS; r++) {
   const base: number[] = []
   for (let i = 0; i < PASSES; i++) base.push(...(await pass()))
@@ -271,7 +294,7 @@ for (let r = 1; r <= ROUNDS; r++) {
   const during: number[] = []
   let duringPasses = 0
   const format = r % 2 === 1 ? 'json' : 'csv'
-  const exp = await runExport(worker, format, BIG, async (finished) => {
+  const exp = await runExport(worker!, format, BIG, async (finished) => {
     let done = false
     void finished.then(() => (done = true))
     for (;;) {
@@ -285,7 +308,7 @@ for (let r = 1; r <= ROUNDS; r++) {
   rounds.push({ base, during, basePasses: PASSES, duringPasses, exp, loadBase, loadDuring: exp.loadAvg })
   log(`round ${r}: search median ${median(base).toFixed(1)} ms without an export, ${median(during).toFixed(1)} ms during one (${format}, ${exp.wallS.toFixed(1)} s)`)
 }
-await worker.stop()
+await worker?.stop()
 
 searchClient.close()
 controlClient.close()
@@ -300,12 +323,12 @@ await rm(dataDir, { recursive: true, force: true })
 // --- tables ---------------------------------------------------------------------------------
 
 const date = new Date().toISOString().slice(0, 10)
-console.log(`\nExports, ${live.toLocaleString('en-US')} live jobs of ${POSTINGS.toLocaleString('en-US')} postings on ${new URL(serverUrl).host}, worker: npm run worker (TASK_CONCURRENCY=1, node --max-semi-space-size=64${WORKER_ARGS.map((a) => ` ${a}`).join('')}${WORKER_NICE ? `, nice ${WORKER_NICE}` : ''}), ${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end, ${date}\n`)
-console.log('| # | format | jobs | records | create ms | created → finished s | of which queued s | rows/s | file MB | worker CPU s | RSS idle MB | RSS peak MB (VmHWM) | peak sampled MB | peak − idle MB | load average |')
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+console.log(`\nExports, ${live.toLocaleString('en-US')} live jobs of ${POSTINGS.toLocaleString('en-US')} postings on ${new URL(serverUrl).host}, worker: npm run worker (TASK_CONCURRENCY=1, node --max-semi-space-size=64${WORKER_ARGS.map((a) => ` ${a}`).join('')}${WORKER_NICE ? `, nice ${WORKER_NICE}` : ''}), ${COLD_CMD ? `each export of part 1 cold (${COLD_CMD}), ` : ''}${os.cpus().length} cores, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end, ${date}\n`)
+console.log('| # | cache | format | jobs | records | create ms | created → finished s | of which queued s | rows/s | file MB | worker CPU s | RSS idle MB | RSS peak MB (VmHWM) | peak sampled MB | peak − idle MB | load average |')
+console.log('|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
 exports.forEach((e, i) =>
   console.log(
-    `| ${i + 1} | ${e.format} | ${e.rows} | ${e.records} | ${e.createMs.toFixed(0)} | ${e.wallS.toFixed(1)} | ${e.queuedS.toFixed(1)} | ${(e.records / e.wallS).toFixed(0)} | ${e.fileMb.toFixed(1)} | ${e.cpuS.toFixed(1)} | ${e.idleMb.toFixed(0)} | ${e.hwmMb.toFixed(0)} | ${e.sampledMb.toFixed(0)} | ${(e.hwmMb - e.idleMb).toFixed(0)} | ${e.loadAvg.toFixed(1)} |`,
+    `| ${i + 1} | ${e.cold ? 'cold' : 'warm'} | ${e.format} | ${e.rows} | ${e.records} | ${e.createMs.toFixed(0)} | ${e.wallS.toFixed(1)} | ${e.queuedS.toFixed(1)} | ${(e.records / e.wallS).toFixed(0)} | ${e.fileMb.toFixed(1)} | ${e.cpuS.toFixed(1)} | ${e.idleMb.toFixed(0)} | ${e.hwmMb.toFixed(0)} | ${e.sampledMb.toFixed(0)} | ${(e.hwmMb - e.idleMb).toFixed(0)} | ${e.loadAvg.toFixed(1)} |`,
   ),
 )
 
