@@ -219,10 +219,14 @@ test('S3: a 302 to a presigned URL that is not cached, which serves the file as 
   t.is(file.headers.get('content-disposition'), `attachment; filename="${e.filename}"; filename*=UTF-8''${e.filename}`)
   t.is(file.headers.get('content-type'), 'text/csv; charset=utf-8')
 
-  // each visit presigns afresh
-  await new Promise((r) => setTimeout(r, 1100))
-  const again = await fetch(e.link(), { redirect: 'manual' })
-  t.not(again.headers.get('location'), location.href)
+  // each visit presigns afresh: a visit in a later second is signed in that second, not the first one's
+  const signedAt = location.searchParams.get('X-Amz-Date')!
+  const amzDate = () => new Date().toISOString().replace(/[-:]|\.\d{3}/g, '')
+  while (amzDate() <= signedAt) await new Promise((r) => setTimeout(r, 50))
+  const visited = amzDate()
+  const again = new URL((await fetch(e.link(), { redirect: 'manual' })).headers.get('location')!)
+  t.true(again.searchParams.get('X-Amz-Date')! >= visited, `signed at ${again.searchParams.get('X-Amz-Date')}, visited at ${visited}`)
+  t.not(again.searchParams.get('X-Amz-Signature'), location.searchParams.get('X-Amz-Signature'))
 })
 
 test('S3: an object missing from the bucket is a 404, an expired link a 410', async (t) => {
@@ -243,4 +247,5 @@ test('a link for another account\'s task works too: the link, not a key, is the 
   await db.sql`update tasks set account_id = ${other} where id = ${e.id}`
   const res = await fetch(e.link(), { headers: { 'x-api-key': `jds_${randomBytes(8).toString('hex')}` } })
   t.is(res.status, 200, 'an unrelated key is ignored')
+  t.deepEqual(Buffer.from(await res.arrayBuffer()), e.bytes, 'the file itself')
 })

@@ -414,7 +414,7 @@ test.serial('while starting, /healthz and the other routes answer with their doc
     for (const [url, path] of [['/v2/jobs/data/categories', '/v2/jobs/data/categories'], ['/docs', '/docs'], ['/v2/openapi.json', '/v2/openapi.json']]) {
       const res = await t.context.get(url, {})
       t.is(res.status, 503, url)
-      t.truthy(res.headers.get('retry-after'))
+      t.is(res.headers.get('retry-after'), '5', url)
       t.deepEqual(await documented(t, 'get', path, res), [], url)
     }
   } finally {

@@ -78,6 +78,7 @@ test('422 for a body without texts, with both, or with a list or text out of bou
 test('415 for a body that is not JSON', async (t) => {
   const res = await fetch(`${t.context.base}/v2/embed`, { method: 'POST', headers: { 'x-api-key': t.context.key, 'content-type': 'text/plain' }, body: 'hello' })
   t.is(res.status, 415)
+  t.deepEqual(await res.json(), { detail: 'Unsupported Media Type: send the body as JSON with Content-Type: application/json (got text/plain)' })
 })
 
 test('503 when no embedding model is configured', async (t) => {

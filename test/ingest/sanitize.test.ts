@@ -57,12 +57,13 @@ test('property: output is a fixed point of sanitize-html for arbitrary tag soup'
     fc.constantFrom('<p>', '</p>', '<b>', '</b>', '<a href="https://x.y">', '<a href="javascript:1">', '</a>', '<script>', '</script>', '<div class="x">', '</div>', '<br>', '<ul><li>', '</li></ul>', '<img src=x onerror=1>', '<!--', '-->', '<', '>', '&amp;', '&', '"', "'", '<style>', '</style>', '<h2 style="x">', '</h2>', '<pre>', '</pre>'),
     fc.string({ maxLength: 8 }),
   )
-  fc.assert(
-    fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
-      const { html } = sanitizeDescription(parts.join(''))
-      return reference(html) === html
-    }),
-    { numRuns: 500 },
+  t.notThrows(() =>
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (parts) => {
+        const { html } = sanitizeDescription(parts.join(''))
+        return reference(html) === html
+      }),
+      { numRuns: 500 },
+    ),
   )
-  t.pass()
 })

@@ -273,22 +273,18 @@ test('a reader that runs past its time limit is stopped and the file refused', a
   t.regex((await readResume(Buffer.from('still here'), 'text/plain')).text, /still here/)
 })
 
-// serial: the other tests make their files on this thread, which would stall it themselves
-test.serial('six PDFs at once on two threads: all read alike, and the event loop stays free', async (t) => {
+// serial: the other tests make their files on this thread, which would stall it themselves.
+// How long the event loop is held meanwhile is a bench figure (test/bench/resumes.ts,
+// "longest event-loop stall ms"), not a bound a busy test machine could keep.
+test.serial('six PDFs at once on two threads: all read alike', async (t) => {
   const bytes = await pdf((d) => {
     for (let i = 0; i < 3; i++) d.addPage().fontSize(10).text(sentences(`Q${i}`, 30), { columns: 2 })
   })
-  let worst = 0
-  let last = performance.now()
-  const tick = setInterval(() => {
-    const now = performance.now()
-    worst = Math.max(worst, now - last)
-    last = now
-  }, 10)
+  const alone = await readResume(bytes, PDF)
   const results = await Promise.all(Array.from({ length: 6 }, () => readResume(bytes, PDF)))
-  clearInterval(tick)
-  t.true(results.every((r) => r.pages === 4 && r.text === results[0].text))
-  t.true(worst < 100, `the event loop stalled ${Math.round(worst)} ms`)
+  t.is(alone.pages, 4)
+  t.regex(alone.text, /^Q0 sentence number 1\s[^]*\sQ2 sentence number 30\s/, 'every page, in order')
+  for (const r of results) t.deepEqual(r, alone)
 })
 
 test('an idle reader thread does not keep the process alive', async (t) => {
