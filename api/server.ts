@@ -9,7 +9,7 @@ import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
-import { connectAdmission, openDatabase } from '../sql/db.ts'
+import { openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { restoreIndexes } from '../sql/deferred-indexes.ts'
 import { buildApp } from './app.ts'
@@ -27,13 +27,12 @@ const readiness: Readiness = { ready: false, stage: 'database' }
 const db = await openDatabase({ ...config, own: true })
 log.info({ embedded: db.embedded ? db.embedded.url : null }, db.embedded ? 'embedded database open' : 'database connected')
 
-const admissionSql = connectAdmission(db.url)
 const embedder = createEmbedder(config.embedding)
 if (embedder) log.info(embedder.info, 'embedding model')
 else log.warn('EMBEDDING_PROVIDER is none: postings are stored without vectors, and queries cannot be embedded')
 // created now so routes can enqueue tasks; started below, before requests are let in
 const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
-const app = buildApp({ sql: db.sql, poolSize: db.poolSize, config, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
+const app = buildApp({ sql: db.sql, poolSize: db.poolSize, config, log, readiness, embedder: embedder ?? undefined, boss })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })
@@ -45,7 +44,6 @@ if (applied.length) log.info({ applied }, 'migrations applied')
 // an index a bulk load dropped and did not live to build again (the demo load's)
 const rebuilt = await restoreIndexes(db.sql)
 if (rebuilt.length) log.info({ rebuilt }, 'deferred indexes built')
-app.context.admission!.start()
 
 readiness.stage = 'queues'
 await boss.start()
@@ -71,14 +69,12 @@ async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
   log.info({ signal }, 'shutting down')
-  // in-flight requests settle, then what they charged is recorded and the leases go back
+  // in-flight requests finish: each settles what it charged before it is answered
   await new Promise((resolve) => {
     server.close(resolve)
     server.closeIdleConnections()
     setTimeout(() => server.closeAllConnections(), 5000).unref()
   })
-  await app.context.admission!.close().catch((err) => log.error({ err: { message: err.message } }, 'final usage flush failed'))
-  await admissionSql.end({ timeout: 5 })
   await workers.stop()
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await embedder?.close()

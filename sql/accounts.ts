@@ -22,9 +22,9 @@ export type Account = {
   features: string[]
 }
 
-/** The account's billing fields, read with every authentication: metering needs them all. */
-const billingColumns = (db: Db) => db`
-  a.id::text, a.email, a.plan, a.billing_source, a.payments_customer_id, a.subscription_status,
+/** The account's billing fields (accounts as `a`), read with every admission: metering needs them all. */
+export const billingColumns = (db: Db) => db`
+  a.id, a.email, a.plan, a.billing_source, a.payments_customer_id, a.subscription_status,
   a.period_start, a.period_end, a.trial_start, a.trial_end, a.features`
 
 export const hashKey = (key: string) => hash('sha256', key, 'hex')
@@ -53,20 +53,7 @@ export async function revokeKey(db: Db, key: string) {
   return result.count > 0
 }
 
-export async function findAccountByKey(db: Db, key: string) {
-  return findAccountByKeyHash(db, hashKey(key))
-}
-
-/** The account behind a live key, by the key's hash. */
-export async function findAccountByKeyHash(db: Db, keyHash: string): Promise<Account | null> {
-  const [account] = await db<Account[]>`
-    select ${billingColumns(db)}, k.id::text as key_id
-    from api_keys k join accounts a on a.id = k.account_id
-    where k.key_hash = ${keyHash} and k.revoked_at is null`
-  return account ?? null
-}
-
-/** An account by id with its billing fields, for JWT authentication and the admin CLI. */
+/** An account by id with its billing fields, for the admin CLI. */
 export async function findBillingAccount(db: Db, id: string): Promise<Account | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null
   const [account] = await db<Account[]>`

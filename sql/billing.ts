@@ -4,7 +4,7 @@
  */
 import type { Plan } from './accounts.ts'
 import type { Db } from './db.ts'
-import type { Meter, OverageMode } from './meters.ts'
+import { releaseLapsed, type Meter, type OverageMode } from './meters.ts'
 import { currentPeriod, type PeriodFields } from './periods.ts'
 
 export type PlanRow = { key: Plan; lookup_key: string; display_name: string; monthly_price_cents: number }
@@ -70,7 +70,8 @@ export async function upsertAllowance(
 
 /**
  * The monthly job: records each subscription's current period on the account once the
- * stored one has ended, and drops rate-limit windows that ended long ago. Requests
+ * stored one has ended, drops rate-limit windows that ended long ago, and gives back
+ * reservations that lapsed on meter rows no request has reserved on since. Requests
  * compute the period themselves (sql/periods.ts), so this only keeps the stored
  * fields tidy for readers such as the summary's period_start and the admin CLI.
  */
@@ -87,7 +88,5 @@ export async function rollPeriods(db: Db, now = new Date()) {
     rolled++
   }
   const pruned = await db`delete from rate_limits where window_end < ${now}::timestamptz - interval '1 hour'`
-  // leases of API processes that died: grants already ignore them once expired
-  const leases = await db`delete from meter_leases where expires_at < ${now}::timestamptz - interval '1 hour'`
-  return { rolled, pruned_rate_limits: pruned.count, pruned_leases: leases.count }
+  return { rolled, pruned_rate_limits: pruned.count, released_reservations: await releaseLapsed(db, now) }
 }

@@ -38,9 +38,6 @@ export function loadConfig(env = process.env) {
     jwtSecret: env.JWT_SECRET || DEV_JWT_SECRET,
     jwtSecretIsDefault: !env.JWT_SECRET,
     periodCron: env.PERIOD_CRON || '0 0 1 * *',
-    // how often each API process records what it charged (meter-leases.ts); at least a
-    // tick (50 ms), at most the lease renewal interval (5 s), which flushes also do
-    meterFlushMs: inRange(env, 'METER_FLUSH_MS', 1000, 50, 5000),
     embedding: embeddingConfig(env, dataDir),
     tasks: taskConfig(env),
     files: fileConfig(env),

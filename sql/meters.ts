@@ -1,14 +1,17 @@
 /**
- * Usage meters: the catalog of meters, what an account's plan allows on each, and the
- * statements behind the API's leases (api/middleware/meter-leases.ts) on the
- * usage_meters row of the current period. `used` on a row is flushed usage and always
- * equals the sum of its ledger rows; `reserved` is what live leases hold.
+ * Usage meters: the catalog, the allowance rule, and the statements that admit a
+ * request, settle it, charge a task and refund one. Every billing rule is SQL written
+ * here, once: the allowance an account has on a meter (allowanceOf) and what a
+ * block-mode meter can cover (covers).
+ *
+ * A meter row (usage_meters) is an account's meter in one period: `used` is what was
+ * charged and always equals the sum of its ledger rows; `reserved` is what requests in
+ * flight hold, the sum of its meter_reservations.
  */
-import { randomUUID } from 'node:crypto'
-import type { Plan } from './accounts.ts'
-import { numberArray, textArray, TextElements } from './array-literals.ts'
+import { billingColumns, type Account, type Plan } from './accounts.ts'
 import type { Db } from './db.ts'
-import type { Period } from './periods.ts'
+import type { Period, PeriodFields } from './periods.ts'
+import { countHits, type Limit } from './rate-limits.ts'
 
 export const meters = {
   m_company_api_calls: { display_name: 'Company API calls', unit: 'companies', feature: 'company_api' },
@@ -31,153 +34,294 @@ export type OverageMode = 'block' | 'meter'
 export type Allowance = { included: number | null; overage_mode: OverageMode | null; overage_cents_per_unit: string | null }
 export type MeterState = Allowance & { used: number; reserved: number }
 
-type AllowanceColumns = {
-  a_included: number | null
-  a_mode: OverageMode | null
-  a_price: string | null
-  p_included: number | null
-  p_mode: OverageMode | null
-  p_price: string | null
-}
-
-/**
- * An account's negotiated allowance wins over its plan's. Legacy accounts have neither
- * and are uncapped; an enterprise meter nobody negotiated is closed (0, block) until
- * an admin sets it, rather than open without limit.
- */
-export function resolveAllowance(plan: Plan, c: AllowanceColumns): Allowance {
-  if (plan === 'legacy') return { included: null, overage_mode: null, overage_cents_per_unit: null }
-  if (c.a_mode) return { included: Number(c.a_included), overage_mode: c.a_mode, overage_cents_per_unit: c.a_price }
-  if (c.p_mode) return { included: Number(c.p_included), overage_mode: c.p_mode, overage_cents_per_unit: c.p_price }
-  return { included: 0, overage_mode: 'block', overage_cents_per_unit: null }
-}
-
-/** The allowance columns for one meter; needs `aa` and `pm` joined as below. */
-const allowanceColumns = (db: Db) => db`
-  aa.included::int as a_included, aa.overage_mode as a_mode, aa.overage_cents_per_unit::text as a_price,
-  pm.included::int as p_included, pm.overage_mode as p_mode, pm.overage_cents_per_unit::text as p_price`
-
 export type MeterKey = { accountId: string; plan: Plan; meter: Meter; period: Period }
 
 /** One usage_meters row: an account's meter in the period that starts at period.start. */
 export type MeterRow = { accountId: string; meter: Meter; period: { start: Date } }
 
-type LockedRow = AllowanceColumns & { used: number; reserved: number }
-
-/** Units that live leases hold on a meter row; needs the row's keys as `n.meter` and the account id. */
-const leased = (db: Db, accountId: string, periodStart: Date) => db`
-  coalesce((select sum(l.units) from meter_leases l
-    where l.account_id = ${accountId} and l.meter = n.meter and l.period_start = ${periodStart} and l.expires_at > now()), 0)::int`
-
-/** One meter row a holder leases units on, as meter_grant (migration 0002) takes it. */
-export type GrantItem = {
-  key: MeterKey
-  /** free units the holder gives back before the grant (after an account change) */
-  release: number
-  /** block mode: grant nothing unless this many units are free */
-  need: number
-  /** as many as this when they are free (always, in meter mode) */
-  want: number
-}
-
-export type Grant = Allowance & {
-  granted: number
-  /** the row's settled usage, and the units other live leases hold, as of the grant */
-  used: number
-  others: number
-}
-
-/**
- * Grants leases on a batch of distinct meter rows in one statement: each row is locked
- * with SELECT … FOR UPDATE (rows in one global order) and, in block mode, a lease is
- * only granted out of units that nobody has used or leased, so holders cannot
- * overshoot between them.
- */
-export async function grantLeases(db: Db, holder: string, ttlSeconds: number, items: GrantItem[]): Promise<Grant[]> {
-  const rows = await db<{ o_i: number; o_granted: string; o_used: string; o_others: string; o_included: string | null; o_mode: OverageMode | null; o_price: string | null }[]>`
-    select * from meter_grant(${holder}, ${ttlSeconds},
-      ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
-      ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.key.period.end.toISOString())}::timestamptz[],
-      ${items.map((i) => i.key.plan)}::text[], ${items.map((i) => i.release)}::bigint[],
-      ${items.map((i) => i.need)}::bigint[], ${items.map((i) => i.want)}::bigint[])`
-  const out: Grant[] = []
-  for (const r of rows) {
-    out[r.o_i - 1] = {
-      granted: Number(r.o_granted),
-      used: Number(r.o_used),
-      others: Number(r.o_others),
-      included: r.o_included === null ? null : Number(r.o_included),
-      overage_mode: r.o_mode,
-      overage_cents_per_unit: r.o_price,
-    }
-  }
-  return out
-}
-
 export type Charge = { requestId: string | null; endpoint: string | null }
 
-/** Charges on one meter row from one endpoint, in the order they were settled: a ledger row at the flush. */
-export type LedgerEntry = { endpoint: string | null; units: number[]; at: number[]; requestIds: TextElements }
-
-/** A holder's change to one meter row: units charged since the last flush (with their ledger entries), free units given back. */
-export type FlushItem = { key: MeterKey; units: number; release: number; charges: LedgerEntry[] }
+type Fragment = ReturnType<Db>
 
 /**
- * Moves a holder's settled charges from its leases to `used`, gives back released
- * units, writes the ledger and renews all of the holder's leases, in one statement
- * (meter_flush). Returns each row's used, and what other holders lease on it, afterwards.
+ * How long a reservation holds its units if its request never settles: a process
+ * that died with requests in flight gives their units back this long after.
  */
-export async function flushUsage(db: Db, holder: string, ttlSeconds: number, items: FlushItem[]) {
-  const groups: { item: number; entry: LedgerEntry }[] = []
-  items.forEach((item, i) => item.charges.forEach((entry) => groups.push({ item: i + 1, entry })))
-  const charges = (column: (e: LedgerEntry) => string) => `{${groups.map((g) => column(g.entry)).join(',')}}`
-  const rows = await db<{ o_i: number; o_used: string; o_others: string }[]>`
-    select * from meter_flush(${holder}, ${ttlSeconds},
-      ${items.map((i) => i.key.accountId)}::uuid[], ${items.map((i) => i.key.meter)}::text[],
-      ${items.map((i) => i.key.period.start.toISOString())}::timestamptz[], ${items.map((i) => i.units)}::bigint[], ${items.map((i) => i.release)}::bigint[],
-      ${numberArray(groups.map((g) => g.item))}::int[], ${textArray(groups.map((g) => g.entry.endpoint))}::text[],
-      ${numberArray(groups.map((g) => g.entry.units.length))}::int[],
-      ${charges((e) => e.units.join(','))}::bigint[], ${charges((e) => e.at.join(','))}::bigint[],
-      ${charges((e) => e.requestIds.toString())}::text[])`
-  const out: { used: number; others: number }[] = []
-  for (const r of rows) out[r.o_i - 1] = { used: Number(r.o_used), others: Number(r.o_others) }
-  return out
+export const RESERVATION_SECONDS = 600
+
+/**
+ * A CTE that lets the statement's transaction commit without waiting for its WAL to
+ * reach the disk (synchronous_commit off, for this transaction only; the statement must
+ * read it). Admission and settlement are two commits on every metered request, and a
+ * flush costs several milliseconds on a plain disk. A crash of Postgres may lose the
+ * last fraction of a second of them: whole statements, in order, so a lost settlement
+ * takes its ledger row with it and the meter row still equals its ledger.
+ */
+const noFlush = (db: Db) => db`no_flush as (select set_config('synchronous_commit', 'off', true))`
+
+/**
+ * The allowance of account `a` (its id and plan) on meter `n.meter`, as `al`: a
+ * lateral join for a statement that has both in scope. An account's negotiated
+ * allowance wins over its plan's. Legacy accounts have neither and are uncapped; an
+ * enterprise meter nobody negotiated is closed (0, block) until an admin sets it,
+ * rather than open without limit.
+ */
+const allowanceOf = (db: Db) => db`
+  cross join lateral (
+    select
+      case when a.plan = 'legacy' then null when aa.account_id is not null then aa.included when pm.plan_key is not null then pm.included else 0 end::float8 as included,
+      case when a.plan = 'legacy' then null when aa.account_id is not null then aa.overage_mode when pm.plan_key is not null then pm.overage_mode else 'block' end as overage_mode,
+      case when a.plan = 'legacy' then null when aa.account_id is not null then aa.overage_cents_per_unit when pm.plan_key is not null then pm.overage_cents_per_unit end::text as overage_cents_per_unit
+    from (select) one
+    left join account_allowances aa on aa.account_id = a.id and aa.meter = n.meter
+    left join plan_meters pm on pm.plan_key = a.plan and pm.meter = n.meter
+  ) al`
+
+/**
+ * The cap rule: `units` more fit on meter row `m` (its used and reserved) under
+ * allowance `al`. Block mode takes nothing beyond the allowance, counting what
+ * requests in flight hold; meter mode and legacy accounts take everything.
+ */
+const covers = (db: Db, units: number) => db`(al.overage_mode is distinct from 'block' or m.used + m.reserved + ${units} <= al.included)`
+
+/**
+ * The CTEs that lock a meter row (account, meter, period start; each a value or a SQL
+ * expression) with SELECT … FOR UPDATE when `gate` holds: `meter` is the row as
+ * locked, `lapsed` the reservations on it that lapsed, deleted now, and `m` the row
+ * with their units given back, which is what the cap rule reads. SKIP LOCKED: a
+ * reservation another statement is deleting (its settlement, or another admission's
+ * sweep) is that statement's to give back, and waiting for it could deadlock.
+ */
+const lockedRow = (db: Db, account: string | Fragment, meter: string | null, start: Date, gate: Fragment) => db`
+  meter as (
+    select um.used, um.reserved from usage_meters um
+    where um.account_id = ${account} and um.meter = ${meter} and um.period_start = ${start} and ${gate}
+    for update
+  ),
+  lapsed as (
+    delete from meter_reservations where id in (
+      select id from meter_reservations
+      where account_id = ${account} and meter = ${meter} and period_start = ${start} and expires_at <= now()
+        and exists (select from meter)
+      for update skip locked)
+    returning units
+  ),
+  m as (select meter.used, meter.reserved - coalesce((select sum(units) from lapsed), 0) as reserved from meter)`
+
+export type AdmitRequest = {
+  /** the key's SHA-256 (a request with an API key), or the account's id (a request with a JWT) */
+  who: { keyHash: string } | { accountId: string }
+  /** rate-limit windows; a window's bucket is its prefix and the key's id (`account:<id>` for a JWT) */
+  limits: Limit[]
+  /** an add-on the route needs */
+  feature: string | null
+  /**
+   * The meter the route charges and the units to reserve on it, in `period`, which the
+   * caller computed from `fields`: the period fields it believes the account has.
+   */
+  meter: { meter: Meter; units: number; period: Period; fields: PeriodFields } | null
+}
+
+export type Admitted = {
+  account: Account
+  /**
+   * Nothing was counted or reserved: the account's period fields are not the ones the
+   * period was computed from (`account` has them now), or the meter row had to be
+   * created first. Admit again.
+   */
+  again: boolean
+  /** each window's count, this request included, and the ms until it ends, in the order asked */
+  hits: number[]
+  resetMs: number[]
+  /** every window had room and the account has the route's add-on */
+  passed: boolean
+  /** the reservation made, to settle; null when none was made or none was needed */
+  reservation: string | null
+  /** the meter before this request's reservation: as locked, when a reservation was tried */
+  state: MeterState | null
+}
+
+type AdmitRow = Account & {
+  again: boolean
+  hits: number[]
+  reset_ms: number[]
+  passed: boolean
+  reservation: string | null
+  used: number
+  reserved: number
+  included: number | null
+  overage_mode: OverageMode | null
+  overage_cents_per_unit: string | null
+}
+
+const noFields: PeriodFields = { period_start: null, period_end: null, trial_start: null, trial_end: null }
+
+/**
+ * Admits a request in one statement:
+ *
+ * 1. finds the key by its hash: a revoked key, or one whose account is gone, finds nothing;
+ * 2. counts the request against each rate-limit window (countHits);
+ * 3. when every window has room and the account has the route's add-on, locks the
+ *    meter row, and reserves the units on it if the cap rule lets them in.
+ *
+ * Steps 2 and 3 run only when the period the caller computed is the account's, and
+ * the meter row exists (it is created on the way otherwise): `again` says to ask once
+ * more. The meter row is locked only once the windows are counted (its gate reads
+ * them), so every admission takes its row locks in one order: rate limits, then the
+ * meter. Null when there is no such key or account.
+ */
+export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
+  const byKey = 'keyHash' in r.who
+  const found = byKey
+    ? db`api_keys k join accounts a on a.id = k.account_id where k.key_hash = ${(r.who as { keyHash: string }).keyHash} and k.revoked_at is null`
+    : db`accounts a where a.id = ${(r.who as { accountId: string }).accountId}`
+  const meter = r.meter?.meter ?? null
+  const units = r.meter?.units ?? 0
+  const period = r.meter?.period ?? { start: new Date(0), end: new Date(0) }
+  const f = r.meter?.fields ?? noFields
+  const [out] = await db<AdmitRow[]>`
+    with ${noFlush(db)},
+    a as (
+      select ${billingColumns(db)}, ${byKey ? db`k.id::text` : db`null::text`} as key_id,
+        ${meter}::text is null
+          -- to the millisecond, as the caller read them (JavaScript dates)
+          or (date_trunc('milliseconds', a.period_start), date_trunc('milliseconds', a.period_end),
+              date_trunc('milliseconds', a.trial_start), date_trunc('milliseconds', a.trial_end))
+            is not distinct from (${f.period_start}::timestamptz, ${f.period_end}::timestamptz, ${f.trial_start}::timestamptz, ${f.trial_end}::timestamptz)
+          as period_holds
+      from ${found}
+    ),
+    n as (select ${meter}::text as meter),
+    existing as (
+      select um.used, um.reserved from usage_meters um, a, n
+      where um.account_id = a.id and um.meter = n.meter and um.period_start = ${period.start}
+    ),
+    created as (
+      insert into usage_meters (account_id, meter, period_start, period_end)
+      select a.id, n.meter, ${period.start}, ${period.end} from a, n
+      where n.meter is not null and ${units}::int > 0 and a.period_holds and not exists (select from existing)
+      on conflict do nothing
+    ),
+    ready as (
+      select a.id, coalesce(a.key_id, 'account:' || a.id) as key_id from a
+      where a.period_holds and (${units}::int = 0 or exists (select from existing))
+    ),
+    rules as (
+      select rule.i, rule.prefix || ready.key_id as bucket, rule.lim, rule.w as window_seconds
+      from ready, unnest(${r.limits.map((l) => l.prefix)}::text[], ${r.limits.map((l) => l.limit)}::int[], ${r.limits.map((l) => l.windowSeconds)}::int[])
+        with ordinality as rule(prefix, lim, w, i)
+    ),
+    counted as (${countHits(db, db`select bucket, window_seconds from rules`)}),
+    windows as (select rules.i, rules.lim, counted.hits, counted.reset_ms from rules join counted using (bucket)),
+    passed as (
+      select a.id from a join ready using (id)
+      where not exists (select from windows where hits > lim)
+        and (${r.feature}::text is null or ${r.feature}::text = any (a.features))
+    ),
+    ${lockedRow(db, db`(select id from passed)`, meter, period.start, db`${units}::int > 0`)},
+    al as (select al.* from a, n ${allowanceOf(db)} where n.meter is not null),
+    took as (
+      update usage_meters um
+      set reserved = m.reserved + case when ${covers(db, units)} then ${units}::int else 0 end, updated_at = now()
+      from m, al
+      where um.account_id = (select id from passed) and um.meter = ${meter} and um.period_start = ${period.start}
+        and (${covers(db, units)} or exists (select from lapsed))
+    ),
+    held as (
+      insert into meter_reservations (account_id, meter, period_start, units, expires_at)
+      select (select id from passed), ${meter}, ${period.start}, ${units}::int, now() + make_interval(secs => ${RESERVATION_SECONDS})
+      from m, al where ${covers(db, units)}
+      returning id::text
+    )
+    select a.*,
+      not exists (select from ready) as again,
+      array(select hits from windows order by i) as hits,
+      array(select reset_ms from windows order by i) as reset_ms,
+      exists (select from passed) as passed,
+      (select id from held) as reservation,
+      coalesce((select used from m), (select used from existing), 0)::float8 as used,
+      coalesce((select reserved from m), (select reserved from existing), 0)::float8 as reserved,
+      al.included, al.overage_mode, al.overage_cents_per_unit
+    from a cross join no_flush left join al on true`
+  if (!out) return null
+  const account: Account = {
+    id: out.id, email: out.email, plan: out.plan, key_id: out.key_id, billing_source: out.billing_source,
+    payments_customer_id: out.payments_customer_id, subscription_status: out.subscription_status,
+    period_start: out.period_start, period_end: out.period_end, trial_start: out.trial_start, trial_end: out.trial_end, features: out.features,
+  }
+  return {
+    account,
+    again: out.again,
+    hits: out.hits,
+    resetMs: out.reset_ms,
+    passed: out.passed,
+    reservation: out.reservation,
+    state: meter
+      ? { included: out.included, overage_mode: out.overage_mode, overage_cents_per_unit: out.overage_cents_per_unit, used: out.used, reserved: out.reserved }
+      : null,
+  }
 }
 
 /**
- * Charges units at once rather than through a process's lease: what creating a task
- * costs (an export's units). The units are granted to a one-off holder by meter_grant
- * and flushed by meter_flush, so a block-mode cap holds against every process's
- * leases and the ledger records the charge like any other. Run it inside the
+ * Settles a request, in one statement: its reservation (if it still holds one) goes
+ * back, the units it cost are charged, and the ledger gets a row for them. A failed
+ * request costs 0. Returns the meter row's used and reserved afterwards.
+ */
+export async function settle(db: Db, row: MeterRow, reservation: string | null, units: number, c: Charge) {
+  const [out] = await db<{ used: number; reserved: number }[]>`
+    with ${noFlush(db)},
+    released as (
+      delete from meter_reservations where id = ${reservation}::bigint returning units
+    ),
+    um as (
+      update usage_meters
+      set used = used + ${units}::int, reserved = reserved - coalesce((select units from released), 0), updated_at = now()
+      where account_id = ${row.accountId} and meter = ${row.meter} and period_start = ${row.period.start}
+      returning used, reserved
+    ),
+    ledger as (
+      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
+      select ${row.accountId}, ${row.meter}, ${row.period.start}, ${units}::int, 'charge', ${c.endpoint}, 1,
+        array[${c.requestId}::text], array[${units}::bigint], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
+      where ${units}::int > 0
+    )
+    select used::float8, reserved::float8 from um, no_flush`
+  return out ?? { used: 0, reserved: 0 }
+}
+
+/**
+ * Charges units at once rather than around a request: what creating a task costs (an
+ * export's units), known only once its handler has counted them. Run it inside the
  * transaction that creates the task: the charge and the task commit together or not
- * at all. `ok: false` is a block-mode refusal (nothing charged); `state` is the meter
- * as it stands afterwards.
+ * at all. The cap rule is the admission's. `ok: false` is a block-mode refusal
+ * (nothing charged); `state` is the meter as it stands afterwards.
  */
 export async function chargeUnits(db: Db, k: MeterKey, units: number, c: Charge) {
-  const holder = randomUUID()
-  const [grant] = await grantLeases(db, holder, 60, [{ key: k, release: 0, need: units, want: units }])
-  const state: MeterState = {
-    included: grant.included,
-    overage_mode: grant.overage_mode,
-    overage_cents_per_unit: grant.overage_cents_per_unit,
-    used: grant.used,
-    reserved: grant.others,
-  }
-  if (grant.granted < units) {
-    return { ok: false as const, state, remaining: Math.max(0, (grant.included ?? 0) - grant.used - grant.others) }
-  }
-  if (units > 0) {
-    const requestIds = new TextElements()
-    requestIds.push(c.requestId)
-    await flushUsage(db, holder, 60, [{ key: k, units, release: 0, charges: [{ endpoint: c.endpoint, units: [units], at: [Date.now()], requestIds }] }])
-  }
-  return { ok: true as const, state: { ...state, used: grant.used + units } }
-}
-
-/** Where the billing_epoch sequence stands: it moves whenever a key, account or allowance changes. */
-export async function billingEpoch(db: Db) {
-  const [row] = await db<{ epoch: string }[]>`select (last_value * (is_called::int))::text as epoch from billing_epoch`
-  return row.epoch
+  await db`
+    insert into usage_meters (account_id, meter, period_start, period_end)
+    values (${k.accountId}, ${k.meter}, ${k.period.start}, ${k.period.end})
+    on conflict do nothing`
+  const [out] = await db<(MeterState & { ok: boolean })[]>`
+    with a as (select id, plan from accounts where id = ${k.accountId}),
+    n as (select ${k.meter}::text as meter),
+    ${lockedRow(db, k.accountId, k.meter, k.period.start, db`true`)},
+    al as (select al.* from a, n ${allowanceOf(db)}),
+    took as (
+      update usage_meters um
+      set used = m.used + case when ${covers(db, units)} then ${units}::int else 0 end, reserved = m.reserved, updated_at = now()
+      from m, al
+      where um.account_id = ${k.accountId} and um.meter = ${k.meter} and um.period_start = ${k.period.start}
+    ),
+    ledger as (
+      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
+      select ${k.accountId}, ${k.meter}, ${k.period.start}, ${units}::int, 'charge', ${c.endpoint}, 1,
+        array[${c.requestId}::text], array[${units}::bigint], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
+      from m, al where ${units}::int > 0 and ${covers(db, units)}
+    )
+    select ${covers(db, units)} as ok, m.used::float8, m.reserved::float8, al.included, al.overage_mode, al.overage_cents_per_unit from m, al`
+  const state: MeterState = { included: out.included, overage_mode: out.overage_mode, overage_cents_per_unit: out.overage_cents_per_unit, used: out.used, reserved: out.reserved }
+  if (!out.ok) return { ok: false as const, state, remaining: Math.max(0, (state.included ?? 0) - state.used - state.reserved) }
+  return { ok: true as const, state: { ...state, used: state.used + units } }
 }
 
 /**
@@ -204,26 +348,34 @@ export async function refundUsage(db: Db, k: MeterRow, units: number, c: Charge)
   return row.refunded
 }
 
-/** The meter as it stands, without locking. */
-export async function findMeterState(db: Db, k: MeterKey): Promise<MeterState> {
-  const [row] = await db<LockedRow[]>`
-    select coalesce(m.used, 0)::int as used, ${leased(db, k.accountId, k.period.start)} as reserved, ${allowanceColumns(db)}
-    from (select ${k.meter}::text as meter) n
-    left join usage_meters m on m.account_id = ${k.accountId} and m.meter = n.meter and m.period_start = ${k.period.start}
-    left join account_allowances aa on aa.account_id = ${k.accountId} and aa.meter = n.meter
-    left join plan_meters pm on pm.plan_key = ${k.plan} and pm.meter = n.meter`
-  return { ...resolveAllowance(k.plan, row), used: row.used, reserved: row.reserved }
-}
-
 /** Every meter of the account for one period, alphabetically, as the summary lists them. */
-export async function listMeterStates(db: Db, accountId: string, plan: Plan, period: Period) {
-  const rows = await db<(LockedRow & { meter: Meter })[]>`
-    select n.meter, coalesce(m.used, 0)::int as used, ${leased(db, accountId, period.start)} as reserved, ${allowanceColumns(db)}
-    from unnest(${meterNames}::text[]) as n(meter)
-    left join usage_meters m on m.account_id = ${accountId} and m.meter = n.meter and m.period_start = ${period.start}
-    left join account_allowances aa on aa.account_id = ${accountId} and aa.meter = n.meter
-    left join plan_meters pm on pm.plan_key = ${plan} and pm.meter = n.meter
+export async function listMeterStates(db: Db, accountId: string, period: Period) {
+  return db<(MeterState & { meter: Meter })[]>`
+    select n.meter, coalesce(um.used, 0)::float8 as used, coalesce(um.reserved, 0)::float8 as reserved,
+      al.included, al.overage_mode, al.overage_cents_per_unit
+    from accounts a
+    cross join unnest(${meterNames}::text[]) as n(meter)
+    ${allowanceOf(db)}
+    left join usage_meters um on um.account_id = a.id and um.meter = n.meter and um.period_start = ${period.start}
+    where a.id = ${accountId}
     order by n.meter`
-  return rows.map((r) => ({ meter: r.meter, ...resolveAllowance(plan, r), used: r.used, reserved: r.reserved }))
 }
 
+/**
+ * Gives back every reservation that lapsed by `now`, on every meter row: an admission
+ * gives back those of its own row, this the rest (the monthly job). Returns how many.
+ */
+export async function releaseLapsed(db: Db, now = new Date()) {
+  const [row] = await db<{ released: number }[]>`
+    with lapsed as (
+      delete from meter_reservations where id in (
+        select id from meter_reservations where expires_at <= ${now} for update skip locked)
+      returning account_id, meter, period_start, units
+    ), given as (
+      update usage_meters um set reserved = um.reserved - l.units, updated_at = now()
+      from (select account_id, meter, period_start, sum(units) as units from lapsed group by 1, 2, 3) l
+      where um.account_id = l.account_id and um.meter = l.meter and um.period_start = l.period_start
+    )
+    select count(*)::int as released from lapsed`
+  return row.released
+}

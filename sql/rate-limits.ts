@@ -4,23 +4,36 @@
  */
 import type { Db } from './db.ts'
 
-export type Claim = { bucket: string; windowSeconds: number; hits: number }
-export type Claimed = { bucket: string; hits: number; reset_ms: number }
+type Fragment = ReturnType<Db>
+
+/** A keyed request's window: its bucket is the prefix and the key's id. */
+export type Limit = { prefix: string; limit: number; windowSeconds: number }
+
+/** One bucket's count in its current window, this request included. */
+export type Counted = { bucket: string; hits: number; reset_ms: number }
 
 /**
- * Counts `hits` requests against each bucket (distinct buckets) in one statement, in
- * bucket order so that concurrent claims never deadlock. A bucket whose window has
- * ended starts over. Returns each bucket's count in its window, these hits included,
- * and the milliseconds until the window ends.
+ * The statement that counts one request against each bucket of `buckets`, a query of
+ * distinct (bucket, window_seconds) rows; the admission statement (sql/meters.ts)
+ * runs it as one of its steps. Buckets are counted in name order, so that concurrent
+ * requests never deadlock. A bucket whose window has ended starts over. Returns each
+ * bucket's count in its window and the milliseconds until the window ends.
  */
-export async function claimHits(db: Db, claims: Claim[]) {
-  const sorted = [...claims].sort((a, b) => (a.bucket < b.bucket ? -1 : a.bucket > b.bucket ? 1 : 0))
-  return db<Claimed[]>`
-    insert into rate_limits as r (bucket, window_end, hits)
-    select b, date_bin(make_interval(secs => w), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => w), n
-    from unnest(${sorted.map((c) => c.bucket)}::text[], ${sorted.map((c) => c.windowSeconds)}::int[], ${sorted.map((c) => c.hits)}::int[]) as t(b, w, n)
-    on conflict (bucket) do update set
-      hits = case when excluded.window_end > r.window_end then excluded.hits else r.hits + excluded.hits end,
-      window_end = greatest(r.window_end, excluded.window_end)
-    returning bucket, hits, (extract(epoch from window_end - now()) * 1000)::float8 as reset_ms`
+export const countHits = (db: Db, buckets: Fragment) => db`
+  insert into rate_limits as r (bucket, window_end, hits)
+  select b.bucket, date_bin(make_interval(secs => b.window_seconds), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => b.window_seconds), 1
+  from (${buckets}) b
+  order by b.bucket
+  on conflict (bucket) do update set
+    hits = case when excluded.window_end > r.window_end then 1 else r.hits + 1 end,
+    window_end = greatest(r.window_end, excluded.window_end)
+  returning bucket, hits, (extract(epoch from window_end - now()) * 1000)::float8 as reset_ms`
+
+/** Counts one request against buckets that need no key (the anonymous per-IP limit), in the order given. */
+export async function countRequest(db: Db, buckets: { bucket: string; windowSeconds: number }[]) {
+  const rows = await db<Counted[]>`${countHits(
+    db,
+    db`select distinct * from unnest(${buckets.map((b) => b.bucket)}::text[], ${buckets.map((b) => b.windowSeconds)}::int[]) as t(bucket, window_seconds)`,
+  )}`
+  return buckets.map((b) => rows.find((r) => r.bucket === b.bucket)!)
 }

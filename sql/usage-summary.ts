@@ -22,7 +22,7 @@ export function estimateOverageCents(overageUnits: number, price: string | null)
 
 export async function usageSummary(db: Db, account: Account, now = new Date()) {
   const period = currentPeriod(account, now)
-  const states = await listMeterStates(db, account.id, account.plan, period)
+  const states = await listMeterStates(db, account.id, period)
   const legacy = account.billing_source === 'legacy'
   return {
     billing_source: account.billing_source,

@@ -1,16 +1,15 @@
 /**
- * What requests cost, and the Platform-Usage-* headers. Usage headers go on successful
- * responses and on the quota 429, never for legacy accounts (which are counted but
- * have no allowance to report against).
+ * What requests cost, their settlement, and the Platform-Usage-* headers. Usage headers
+ * go on successful responses and on the quota 429, never for legacy accounts (which
+ * are counted but have no allowance to report against).
  */
 import type { Context, Next } from 'koa'
 import type { Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
-import { chargeUnits, findMeterState, meterNames, meters, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import { chargeUnits, meters, settle, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
 import { currentPeriod, type Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
-import { USAGE, setHeaders } from '../headers.ts'
-import type { MeterLeases, Reservation } from './meter-leases.ts'
+import { USAGE } from '../headers.ts'
 
 /** What a request may cost (reserved before the handler) and what it did cost (from the response). */
 export type Cost = {
@@ -60,13 +59,7 @@ export function perResult(limitFrom: (ctx: Context) => number, maxPage: number, 
 
 /** The Platform-Usage-* headers for a meter as it stands; none for legacy accounts. */
 export function usageHeaders(meter: Meter, s: MeterState, period: Period): Record<string, string> {
-  const values = usageValues(meter, s, period)
-  return Object.fromEntries(values?.map((v, i) => [USAGE[i], v]) ?? [])
-}
-
-/** The usage header values, as USAGE lists them (the period's only for a subscription or a trial); null for a legacy account. */
-function usageValues(meter: Meter, s: MeterState, period: Period): string[] | null {
-  if (s.included === null || s.overage_mode === null) return null
+  if (s.included === null || s.overage_mode === null) return {}
   const { feature, unit } = meters[meter]
   const values = [
     feature,
@@ -74,105 +67,68 @@ function usageValues(meter: Meter, s: MeterState, period: Period): string[] | nu
     unit,
     String(s.included),
     String(Math.min(s.used, s.included)),
-    // what can still be used now: other requests' reservations are spoken for
+    // what can still be used now: requests in flight have reserved their share
     String(Math.max(0, s.included - s.used - s.reserved)),
     String(Math.max(0, s.used - s.included)),
     s.overage_mode,
     String(s.used),
   ]
-  if (period.kind !== 'calendar_month') values.push(...isoBounds(period))
-  return values
+  // the period's bounds only for a subscription or a trial
+  if (period.kind !== 'calendar_month') values.push(period.start.toISOString(), period.end.toISOString())
+  return Object.fromEntries(values.map((v, i) => [USAGE[i], v]))
 }
 
-/** A period's bounds as ISO strings, formatted once per period object (requests share it, see meterKeyOf). */
-const isoBoundsOf = new WeakMap<Period, [string, string]>()
-function isoBounds(period: Period) {
-  let bounds = isoBoundsOf.get(period)
-  if (!bounds) isoBoundsOf.set(period, (bounds = [period.start.toISOString(), period.end.toISOString()]))
-  return bounds
-}
+/** The request's endpoint for the ledger: "GET /v2/jobs/:job_id", the route as @koa/router matched it. */
+const endpointOf = (ctx: Context) => `${ctx.method} ${(ctx.routerPath as string | undefined) ?? ctx.path}`
 
-/**
- * The meter key of an account's current period, one object per cached account and
- * meter until the period ends: requests share it rather than building their own.
- */
-const meterKeys = Object.fromEntries(meterNames.map((m) => [m, new WeakMap<Account, MeterKey>()])) as Record<Meter, WeakMap<Account, MeterKey>>
-function meterKeyOf(account: Account, meter: Meter, now: number): MeterKey {
-  let key = meterKeys[meter].get(account)
-  if (!key || now >= key.period.end.getTime() || now < key.period.start.getTime()) {
-    meterKeys[meter].set(account, (key = { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, new Date(now)) }))
-  }
-  return key
-}
-
-/** "GET /v2/jobs/:job_id", once per method and route. */
-const endpoints = new Map<string, Map<string, string>>()
-function endpointOf(ctx: Context) {
-  const route = ctx._matchedRoute ?? ctx.path
-  let byRoute = endpoints.get(ctx.method)
-  if (!byRoute) endpoints.set(ctx.method, (byRoute = new Map()))
-  let endpoint = byRoute.get(route)
-  if (endpoint === undefined) {
-    endpoint = `${ctx.method} ${route}`
-    // unmatched paths are the client's to vary: only routes are kept
-    if (ctx._matchedRoute) byRoute.set(route, endpoint)
-  }
-  return endpoint
-}
+const chargeOf = (ctx: Context) => ({ requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) })
 
 const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
 
+/** The meter of a request the admission let through: what it reserved, and the meter as it stood. */
+export type Metered = { key: MeterKey; units: number; reservation: string | null; state: MeterState }
+
 /**
- * Metering around the handler: the request's largest possible cost is reserved from
- * this process's lease (meter-leases.ts) before it runs; a block-mode meter that
- * cannot cover it refuses with the quota 429. Afterwards the reservation is settled
- * to what the response returned (released if the handler threw), before the response
- * goes out, so the usage headers count this request.
+ * The handler, metered. The admission reserved the request's largest possible cost
+ * (`units`), or refused it: then this answers the quota 429. Afterwards the
+ * reservation is settled to what the response returned (all of it given back when the
+ * handler failed or answered an error), before the response goes out, so the usage
+ * headers count this request. A request that costs nothing reserved nothing and
+ * reports the meter as the admission found it.
  */
-export function meterAround(ctx: Context, next: Next, db: Db, leases: MeterLeases, meter: Meter, cost: Cost | 0, now: number): Promise<void> {
-  const key = meterKeyOf(ctx.state.account as Account, meter, now)
-  const units = cost === 0 ? 0 : cost.reserve(ctx)
-
-  // zero cost (POST /v2/jobs/estimate, an empty page): nothing to reserve, works at the cap
-  if (cost === 0 || units === 0) {
-    return next().then(async () => {
-      if (isSuccess(ctx)) ctx.set(usageHeaders(meter, leases.known(key) ?? (await findMeterState(db, key)), key.period))
-    })
-  }
-
-  // plain promise chains rather than an async function: this runs on every metered
-  // request, and the lease usually answers synchronously
-  const reserving = leases.reserve(key, units, now)
-  if (reserving instanceof Promise) return reserving.then((reservation) => metered(ctx, next, leases, key, cost, units, reservation))
-  return metered(ctx, next, leases, key, cost, units, reserving)
-}
-
-/** The handler under a reservation: refused when there is none, then settled to what the response returned. */
-function metered(ctx: Context, next: Next, leases: MeterLeases, key: MeterKey, cost: Cost, units: number, reservation: Reservation): Promise<void> {
+export async function meterAround(ctx: Context, next: Next, db: Db, cost: Cost | 0, m: Metered) {
+  const { key, units, reservation, state } = m
   const { meter, period } = key
-  if (!reservation.ok) {
-    const { state, remaining } = reservation
+  if (units > 0 && reservation === null) {
     throw errors.quotaExceeded(
-      { meter, unit: meters[meter].unit, included: state.included!, remaining, cost: units, perResult: cost.perResult, periodEnd: period.end },
+      {
+        meter, unit: meters[meter].unit, included: state.included ?? 0, remaining: Math.max(0, (state.included ?? 0) - state.used - state.reserved),
+        cost: units, perResult: cost !== 0 && cost.perResult, periodEnd: period.end,
+      },
       usageHeaders(meter, state, period),
     )
   }
-  const { row } = reservation
-  const charge = { requestId: ctx.state.requestId ?? null, endpoint: endpointOf(ctx) }
-  return next().then(
-    () => {
-      const ok = isSuccess(ctx)
-      // never more than was reserved: the reservation is what the cap was checked against
-      const charged = ok ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
-      leases.settle(row, units, charged, charge)
-      const values = ok ? usageValues(meter, leases.state(row), period) : null
-      if (values) setHeaders((n, v) => ctx.set(n, v), USAGE, values)
-    },
-    (e) => {
-      leases.settle(row, units, 0, charge)
-      throw e
-    },
-  )
+  if (units === 0) {
+    await next()
+    if (isSuccess(ctx)) ctx.set(usageHeaders(meter, state, period))
+    return
+  }
+  try {
+    await next()
+  } catch (e) {
+    await settle(db, key, reservation, 0, chargeOf(ctx)).catch((err) => ctx.app.emit('error', err, ctx))
+    throw e
+  }
+  const ok = isSuccess(ctx)
+  // never more than was reserved: the reservation is what the cap was checked against
+  const charged = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
+  const after = await settle(db, key, reservation, charged, chargeOf(ctx))
+  if (ok) ctx.set(usageHeaders(meter, { ...state, ...after }, period))
+}
+
+/** The meter row of an account's meter in its current period. */
+function meterKeyOf(account: Account, meter: Meter, now = new Date()): MeterKey {
+  return { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, now) }
 }
 
 /**
@@ -184,8 +140,8 @@ function metered(ctx: Context, next: Next, leases: MeterLeases, key: MeterKey, c
  * the task keeps so that its failure refunds that row.
  */
 export async function chargeWithin(ctx: Context, tx: Db, meter: Meter, units: number): Promise<MeterKey> {
-  const key = meterKeyOf(ctx.state.account as Account, meter, Date.now())
-  const charged = await chargeUnits(tx, key, units, { requestId: ctx.state.requestId ?? null, endpoint: endpointOf(ctx) })
+  const key = meterKeyOf(ctx.state.account as Account, meter)
+  const charged = await chargeUnits(tx, key, units, chargeOf(ctx))
   const headers = usageHeaders(meter, charged.state, key.period)
   if (!charged.ok) {
     const { included } = charged.state

@@ -32,7 +32,8 @@ export function requestLog(log: Logger) {
         req_id: id,
         ...(correlationId ? { correlation_id: correlationId } : {}),
         method: ctx.method,
-        route: ctx._matchedRoute ?? null,
+        // the route @koa/router matched (its documented ctx.routerPath), e.g. /v2/jobs/:job_id
+        route: ctx.routerPath ?? null,
         path: ctx.path,
         status: ctx.res.statusCode,
         // the client went away before the whole response was written

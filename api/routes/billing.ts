@@ -5,15 +5,12 @@ import { listPlans } from '../../sql/billing.ts'
 import type { Db } from '../../sql/db.ts'
 import { addOnFeatures, meters } from '../../sql/meters.ts'
 import { usageSummary } from '../../sql/usage-summary.ts'
-import { admissionOf } from '../middleware/admission.ts'
 import { keyed } from '../middleware/keyed.ts'
 
 export function billingRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/billing' })
 
   router.get('/usage/summary', keyed({ token: true }), async (ctx) => {
-    // what this process charged but has not flushed yet counts too
-    await admissionOf(ctx).meters.flush()
     ctx.body = await usageSummary(db, ctx.state.account)
   })
 

@@ -2,13 +2,12 @@
 import test from 'ava'
 import { loadConfig } from '../../sql/config.ts'
 
-test('METER_FLUSH_MS: 1 s by default, any value from a tick to the lease renewal interval', (t) => {
-  t.is(loadConfig({}).meterFlushMs, 1000)
-  t.is(loadConfig({ METER_FLUSH_MS: '250' }).meterFlushMs, 250)
-  t.is(loadConfig({ METER_FLUSH_MS: '5000' }).meterFlushMs, 5000)
-  t.throws(() => loadConfig({ METER_FLUSH_MS: '10' }), { message: 'METER_FLUSH_MS must be between 50 and 5000, got 10' })
-  t.throws(() => loadConfig({ METER_FLUSH_MS: '6000' }), { message: /between 50 and 5000/ })
-  t.throws(() => loadConfig({ METER_FLUSH_MS: 'soon' }), { message: 'METER_FLUSH_MS must be a number, got "soon"' })
+test('TASK_RETRY_DELAY_SECONDS: 5 s by default, 0 to an hour; anything else is refused at start-up', (t) => {
+  t.is(loadConfig({}).tasks.retryDelay, 5)
+  t.is(loadConfig({ TASK_RETRY_DELAY_SECONDS: '0' }).tasks.retryDelay, 0)
+  t.is(loadConfig({ TASK_RETRY_DELAY_SECONDS: '3600' }).tasks.retryDelay, 3600)
+  t.throws(() => loadConfig({ TASK_RETRY_DELAY_SECONDS: '3601' }), { message: 'TASK_RETRY_DELAY_SECONDS must be between 0 and 3600, got 3601' })
+  t.throws(() => loadConfig({ TASK_RETRY_DELAY_SECONDS: 'soon' }), { message: 'TASK_RETRY_DELAY_SECONDS must be a number, got "soon"' })
 })
 
 test('numbers come from the environment passed in, not only from process.env', (t) => {

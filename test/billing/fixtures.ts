@@ -46,11 +46,7 @@ export async function periodOf(sql: Sql, accountId: string, now = new Date()): P
   return currentPeriod((await findBillingAccount(sql, accountId))!, now)
 }
 
-/**
- * Usage already spent this period (or in `period`): the meter row and a matching ledger
- * charge. It moves billing_epoch, as an account change would, so an app that already
- * leases on the row grants again at its next sync.
- */
+/** Usage already spent this period (or in `period`): the meter row and a matching ledger charge. */
 export async function spend(sql: Sql, accountId: string, meter: Meter, units: number, period?: Period) {
   const p = period ?? (await periodOf(sql, accountId))
   await sql`
@@ -60,22 +56,21 @@ export async function spend(sql: Sql, accountId: string, meter: Meter, units: nu
   await sql`
     insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
     values (${accountId}, ${meter}, ${p.start}, ${units}, 'charge', 'test setup', 1, '{NULL}', array[${units}::bigint], array[(extract(epoch from now()) * 1000)::bigint])`
-  await sql`select nextval('billing_epoch')`
 }
 
 /**
- * The meter row once the app's charges are flushed: its used, and the units requests
- * still in flight hold in the app's lease (0 once every request finished).
+ * The meter row once the app's charges are recorded: its used, and the units requests
+ * still in flight hold on it (0 once every request finished).
  */
 export async function meterRow(sql: Sql, admission: Admission, accountId: string, meter: Meter, period: Period) {
   await admission.sync()
-  const [row] = await sql<{ used: number }[]>`
-    select used::int from usage_meters
+  const [row] = await sql<{ used: number; reserved: number }[]>`
+    select used::int, reserved::int from usage_meters
     where account_id = ${accountId} and meter = ${meter} and period_start = ${period.start}`
-  return { used: row?.used ?? 0, inFlight: admission.meters.inFlight({ accountId, meter, period }) }
+  return { used: row?.used ?? 0, inFlight: row?.reserved ?? 0 }
 }
 
-/** The ledger's total for the row, once the app's charges are flushed. */
+/** The ledger's total for the row, once the app's charges are recorded. */
 export async function ledgerSum(sql: Sql, admission: Admission, accountId: string, meter: Meter, period: Period) {
   await admission.sync()
   const [row] = await sql<{ units: number }[]>`
@@ -88,7 +83,7 @@ export async function ledgerSum(sql: Sql, admission: Admission, accountId: strin
 export async function serveRouter(sql: Sql, router: Router, config: Partial<Config> = {}) {
   const app = new Koa()
   const full = { ...loadConfig(), ...config }
-  const admission = (app.context.admission = new Admission(sql, full.rateLimits).start())
+  const admission = (app.context.admission = new Admission(sql, full.rateLimits))
   app.context.jwtSecret = full.jwtSecret
   app.use(errorHandler)
   app.use(requestLog(pino({ level: 'silent' })))

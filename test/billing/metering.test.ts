@@ -92,6 +92,23 @@ test('a failed handler (404) releases the whole reservation and charges nothing'
   t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 0)
 })
 
+test('a handler that fails (500) gives back its whole reservation and charges nothing', async (t) => {
+  const { db } = t.context
+  const { accountId, key } = await accountOn(db.sql, 'free')
+  const router = new Router()
+  router.get('/broken', keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), 100) }), () => {
+    throw new Error('the handler broke')
+  })
+  const s = await serveRouter(db.sql, router, { rateLimits: roomy })
+  t.teardown(s.close)
+  const res = await fetch(`${s.base}/broken?limit=40`, { headers: as(key) })
+  t.is(res.status, 500)
+  t.deepEqual(usage(res), {})
+  const period = await periodOf(db.sql, accountId)
+  t.deepEqual(await meterRow(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), { used: 0, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, t.context.admission, accountId, 'm_jobs_api_calls', period), 0)
+})
+
 test('cap rule 2: 200 parallel requests against 50 remaining units overshoot by exactly zero, and the ledger agrees', async (t) => {
   const { db, company, get } = t.context
   const { accountId, key } = await accountOn(db.sql, 'free')

@@ -11,7 +11,6 @@ import { UseEmbedder } from '../../ingest/embed/use.ts'
 import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
-import { connectAdmission } from '../../sql/db.ts'
 import { testDatabase, type TestDb } from './db.ts'
 import { createAccountWithKey } from './factories.ts'
 
@@ -27,7 +26,11 @@ export type TestApp = {
   admission: Admission
   /** the task queue, when started with `tasks: true` */
   boss?: PgBoss
-  /** applies account changes made behind the app's back and flushes usage, as its next tick would */
+  /**
+   * Returns once account changes made behind the app's back apply and the usage of the
+   * requests answered so far is recorded: at once, since the app reads accounts on every
+   * request and settles each charge before it answers (api/middleware/admission.ts)
+   */
   sync: () => Promise<void>
   close: () => Promise<void>
 }
@@ -61,8 +64,6 @@ export async function startTestApp({
   const logs: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
-  // as the server runs it: the admission on connections of its own
-  const admissionSql = connectAdmission(db.url)
   const fullConfig = { ...loadConfig(), ...config }
   let boss: PgBoss | undefined
   let workers: { stop: () => Promise<void> } | undefined
@@ -71,7 +72,7 @@ export async function startTestApp({
     await boss.start()
     workers = await startWorkers(boss, db.sql, log, fullConfig, { embedder })
   }
-  const app = buildApp({ sql: db.sql, config: fullConfig, log, readiness, admissionSql, embedder: embedder ?? undefined, boss })
+  const app = buildApp({ sql: db.sql, poolSize: db.sql.options.max, config: fullConfig, log, readiness, embedder: embedder ?? undefined, boss })
   const server = app.listen(0, '127.0.0.1')
   // fetch keeps a connection for a second less than the server's keep-alive timeout says;
   // on a busy machine a stall longer than that second let it reuse a connection the server
@@ -98,7 +99,6 @@ export async function startTestApp({
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       await app.context.admission!.close()
-      await admissionSql.end({ timeout: 5 })
       await db.close()
     },
   }
