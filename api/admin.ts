@@ -12,19 +12,18 @@
  *   trial:set --account ID --start ISO --end ISO                       a trial window
  *   allowances:set --account ID --meter M --included N --mode block|meter [--cents-per-unit 0.15]
  *   features:grant --account ID --feature F / features:revoke …
- *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary)
+ *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary), and the
+ *                                          price quotes of the account's historical exports this period
  *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256, JWT_SECRET)
  *   embeddings:status                    → the background embedding's backlog, rate and time left
  *   contacts:delete --company SLUG       → how many contacts were deleted (docs/contacts.md)
  *
- * A command that revokes a key or changes an account, plan or allowance returns only
- * once every running API process has applied the change (sql/api-processes.ts): a
- * request sent after it returns already sees it.
+ * A command that revokes a key or changes an account, plan or allowance holds for the
+ * next request any API process admits: every request reads them from the database.
  */
 import { parseArgs } from 'node:util'
 import { createAccount, createKey, findAccount, findBillingAccount, plans, revokeKey, type Plan } from '../sql/accounts.ts'
 import { grantFeature, revokeFeature, updatePeriod, updatePlan, updateTrial, upsertAllowance } from '../sql/billing.ts'
-import { awaitBillingChange } from '../sql/api-processes.ts'
 import { addOnFeatures, meterNames, type Meter } from '../sql/meters.ts'
 import { usageSummary } from '../sql/usage-summary.ts'
 import { signToken } from './middleware/jwt.ts'
@@ -34,6 +33,8 @@ import { loadConfig } from '../sql/config.ts'
 import { embeddingStatus, modelId } from '../sql/embeddings.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
 import { deleteCompanyContacts } from '../sql/contacts.ts'
+import { listExportQuotes } from '../sql/historical.ts'
+import { currentPeriod } from '../sql/periods.ts'
 
 class UsageError extends Error {}
 
@@ -120,7 +121,11 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
     await revokeFeature(sql, id, args.feature ?? '')
     return { account_id: id, features: (await account(sql, id)).features }
   },
-  'usage:show': async (sql, args) => summaryOf(sql, (await account(sql, args.account)).id),
+  // historical exports charge no meter: their price quotes this period are listed beside the meters
+  'usage:show': async (sql, args) => {
+    const found = await account(sql, args.account)
+    return { ...(await usageSummary(sql, found)), historical_exports: await listExportQuotes(sql, found.id, currentPeriod(found).start) }
+  },
   'tokens:create': async (sql, args) => {
     const { id } = await account(sql, args.account)
     const ttl = args.ttl === undefined ? 3600 : Number(args.ttl)
@@ -154,9 +159,6 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
   },
 }
 
-/** what a running API process may have cached: these commands wait until every one has applied them */
-const changesBilling = new Set(['keys:revoke', 'plan:set', 'period:set', 'trial:set', 'allowances:set', 'features:grant', 'features:revoke'])
-
 const [command, ...rest] = process.argv.slice(2)
 const run = command ? commands[command] : undefined
 if (!run) {
@@ -178,7 +180,6 @@ let code = 0
 try {
   await migrate(db.sql)
   const out = await run(db.sql, { ...values, clear: values.clear ? 'yes' : undefined })
-  if (changesBilling.has(command)) await awaitBillingChange(db.sql)
   console.log(JSON.stringify(out))
 } catch (e) {
   const err = e as Error & { code?: string }

@@ -29,6 +29,9 @@ import { embedRoutes } from './routes/embed.ts'
 import { expiredJobsRoutes } from './routes/expired-jobs.ts'
 import { exportRoutes } from './routes/export.ts'
 import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
+import { historicalRoutes } from './routes/historical.ts'
+import { insightsRoutes } from './routes/insights.ts'
+import { salaryBenchmarkRoutes } from './routes/salary-benchmark.ts'
 import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
 import { resumeRoutes } from './routes/resumes.ts'
@@ -41,12 +44,7 @@ export type AppDeps = {
   config: Config
   log: Logger
   readiness?: Readiness
-  /**
-   * Connections of the admission's own (lease grants, usage flushes, rate-limit claims,
-   * billing_epoch polls; see admission.ts), so that under load these never wait in the
-   * pool's queue behind request queries, nor hold a connection requests are waiting
-   * for. The caller closes them after admission.close(). Default: sql.
-   */
+  /** Connections for the admission statements (admission.ts), if not sql's; the caller closes them. Default: sql. */
   admissionSql?: Sql
   /** embeds queries for vector search and POST /v2/embed (ingest/embed) */
   embedder?: Embedder
@@ -62,13 +60,9 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
-  const onAdmissionError = (err: unknown) => log.error({ err: { message: (err as Error).message } }, 'admission sync failed')
-  const admission = new Admission(admissionSql, config.rateLimits, onAdmissionError, config.meterFlushMs)
-  app.context.admission = admission
-  // its tick reads tables the migrations create: the server starts it once they ran
-  if (readiness.ready) admission.start()
+  app.context.admission = new Admission(admissionSql, config.rateLimits)
   app.on('error', (err: Error, ctx?: Koa.Context) => {
-    log.error({ req_id: ctx?.state?.requestId, route: ctx?._matchedRoute ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
+    log.error({ req_id: ctx?.state?.requestId, route: ctx?.routerPath ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
   })
 
   app.use(errorHandler)
@@ -88,7 +82,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   })
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), expiredJobsRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(sql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
+    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(sql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

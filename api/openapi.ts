@@ -28,6 +28,8 @@ import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { resumeRouteDocs, resumeSchemas } from './openapi-resumes.ts'
 import { contactsRouteDocs } from './openapi-contacts.ts'
 import { companySearchRouteDocs } from './openapi-companies.ts'
+import { marketRouteDocs, marketSchemas } from './openapi-market.ts'
+import { historicalRouteDocs } from './openapi-historical.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
@@ -573,6 +575,8 @@ export const routeDocs: RouteDoc[] = [
   ...resumeRouteDocs,
   ...contactsRouteDocs,
   ...companySearchRouteDocs,
+  ...marketRouteDocs,
+  ...historicalRouteDocs,
 
   // Tasks
   {
@@ -1045,7 +1049,7 @@ export function buildOpenApi(routes: RouteDoc[] = routeDocs) {
     tags,
     paths,
     components: {
-      schemas: { ...responseSchemas, ...resumeSchemas } as Record<string, JsonSchema>,
+      schemas: { ...responseSchemas, ...resumeSchemas, ...marketSchemas } as Record<string, JsonSchema>,
       responses: standardResponses,
       securitySchemes: {
         [API_KEY_SCHEME]: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'The API key shown in the account profile' },

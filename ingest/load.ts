@@ -6,6 +6,12 @@
  * and changed at its source, it is rewritten; the same posting from another board
  * joins the first one's group as another source; otherwise it is a new job.
  *
+ * A duplicate group holds one job per posting period: at most one live job, and the
+ * expired jobs of its earlier periods. A posting belongs to the period its dates fall in
+ * (periodFor); one listed again after its period ended (a re-posting) starts a new job, so
+ * a period is one row of jobs and, once it ends, one row of the archive. The rule, case by
+ * case: docs/ingest.md, "Re-posted jobs".
+ *
  * A source is written once per run: a line whose source (board + id, or its duplicate hash
  * when it has no id) an earlier line of the same run already wrote is a duplicate, counted as
  * one and not written. Otherwise two lines sharing a source would each overwrite the other's
@@ -16,6 +22,7 @@ import {
   findJobsByHash,
   findJobsBySource,
   insertJobs,
+  markSeen,
   replaceLocations,
   touchJobs,
   updateJob,
@@ -47,9 +54,12 @@ export const sourceOf = (p: Posting) => `${p.job_board}\u0000${sourceKey(p)}`
 const pastValidThrough = (p: Posting, seenAt: Date) => p.valid_through !== null && new Date(p.valid_through) <= seenAt
 
 
-/** Unique and stable: the same posting always gets the same slug. */
-export function jobSlug(p: Posting) {
-  return `${slugify(p.job_title).slice(0, 60).replace(/-+$/, '')}-${p.company.slug}-${p.md5_hash.slice(0, 8)}`
+/**
+ * Unique and stable: the same posting always gets the same slug. A later period of its
+ * duplicate group (`period` 2, 3 …, a re-posting) takes the number as a suffix.
+ */
+export function jobSlug(p: Posting, period = 1) {
+  return `${slugify(p.job_title).slice(0, 60).replace(/-+$/, '')}-${p.company.slug}-${p.md5_hash.slice(0, 8)}${period > 1 ? `-${period}` : ''}`
 }
 
 function companyRow(p: Posting): CompanyRow {
@@ -73,12 +83,12 @@ function mergeCompany(earlier: CompanyRow | undefined, later: CompanyRow): Compa
   return merged
 }
 
-function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date): JobRow {
+function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date, period = 1): JobRow {
   const s = p.salary
   const expired = pastValidThrough(p, seenAt)
   return {
     company_id: companyId,
-    job_slug: jobSlug(p),
+    job_slug: jobSlug(p, period),
     md5_hash: p.md5_hash,
     source_key: sourceKey(p),
     job_title: p.job_title,
@@ -136,6 +146,49 @@ function locationRows(jobId: string, p: Posting): LocationRow[] {
   return p.locations.map((l, position) => ({ job_id: jobId, position, city: l.city, region: l.region, country: l.country, lat: l.lat, lng: l.lng }))
 }
 
+/** A job of a duplicate group, stored or inserted by this batch: one posting period. */
+type Period = {
+  /** null until the batch inserts it (`fresh`) */
+  id: string | null
+  md5: string
+  live: boolean
+  /** date_posted and date_expired (null while live), YYYY-MM-DD */
+  posted: string
+  ended: string | null
+  /** expired before its valid_through, because no board listed it any more: seen again, it comes back */
+  revivable: boolean
+  fresh?: { row: JobRow; posting: Posting }
+}
+
+function periodOf(p: Posting, seenAt: Date, id: string | null = null): Period {
+  const expired = pastValidThrough(p, seenAt)
+  return { id, md5: p.md5_hash, live: !expired, posted: p.date_posted, ended: expired ? p.valid_through!.slice(0, 10) : null, revivable: false }
+}
+
+/**
+ * The job of the group `candidates` whose posting period `p` belongs to, if any.
+ *
+ * A live posting belongs to the live job; with none, to the period that ended last if
+ * that one ended only because no board listed it any more and `p` was posted before it
+ * ended (the same listing, seen again: the job comes back). Otherwise `p` is listed again
+ * after its period ended, a re-posting: no job, a new period.
+ *
+ * A posting already past its valid_through belongs to the job whose dates overlap its own,
+ * the live one first, then the latest ended first; with none it is a period of its own.
+ */
+function periodFor(candidates: Period[], p: Posting, seenAt: Date): Period | undefined {
+  const current = candidates.find((j) => j.live)
+  // latest end first; among equal ends the later job (stored by id, this batch's last)
+  const ended = candidates.filter((j) => !j.live).reverse().sort((a, b) => (a.ended! < b.ended! ? 1 : a.ended! > b.ended! ? -1 : 0))
+  if (!pastValidThrough(p, seenAt)) {
+    if (current) return current
+    const last = ended[0]
+    return last?.revivable && p.date_posted <= last.ended! ? last : undefined
+  }
+  const end = p.valid_through!.slice(0, 10)
+  return [...(current ? [current] : []), ...ended].find((j) => j.posted <= end && (j.live || p.date_posted <= j.ended!))
+}
+
 /**
  * Writes a batch in one transaction. `written` holds the sources (sourceOf) earlier batches of
  * this run wrote; a posting of one of them, or of a source an earlier posting of this batch
@@ -181,53 +234,100 @@ async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: 
       k,
     ]),
   )
-  const byHash = new Map((await findJobsByHash(tx, postings.map((p) => p.md5_hash))).map((k) => [k.md5_hash, k.job_id]))
+  // every job, live and ended, of the batch's groups and of the groups its known sources' jobs are in
+  const groups = new Map<string, Period[]>()
+  const groupOf = (md5: string) => groups.get(md5) ?? groups.set(md5, []).get(md5)!
+  const byId = new Map<string, Period>()
+  const hashes = new Set([...postings.map((p) => p.md5_hash), ...[...bySource.values()].map((k) => k.md5_hash)])
+  for (const j of await findJobsByHash(tx, [...hashes], seenAt)) {
+    const period: Period = { id: j.job_id, md5: j.md5_hash, live: j.live, posted: j.date_posted, ended: j.date_expired, revivable: j.revivable }
+    groupOf(j.md5_hash).push(period)
+    byId.set(j.job_id, period)
+  }
+  const liveOf = (md5: string) => groups.get(md5)?.find((j) => j.live)
 
-  const fresh = new Map<string, { row: JobRow; posting: Posting }>() // md5_hash → new job; later copies join it
-  const touched = new Set<string>()
-  const sources: (Omit<SourceRow, 'job_id'> & { job_id?: string; md5_hash: string })[] = []
+  const fresh: Period[] = [] // the jobs this batch inserts; later postings of their periods join them
+  const touched = new Set<string>() // seen live: last_seen_at, and back to live if it ended only unlisted (touchJobs)
+  const seen = new Set<string>() // ended, seen by a posting that has ended too: last_seen_at only
+  const sources: (Omit<SourceRow, 'job_id'> & { job: Period })[] = []
+
+  /** `p` is a posting of `job`: a job that ended comes back only for a live posting (periodFor picks one that may). */
+  const see = (job: Period, p: Posting) => {
+    if (job.id === null) return // inserted by this batch, as seen now
+    if (job.live || !pastValidThrough(p, seenAt)) {
+      touched.add(job.id)
+      job.live = true
+    } else seen.add(job.id)
+  }
+  const startPeriod = (p: Posting) => {
+    const group = groupOf(p.md5_hash)
+    const job: Period = { ...periodOf(p, seenAt), fresh: { row: jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt, group.length + 1), posting: p } }
+    group.push(job)
+    fresh.push(job)
+    return job
+  }
+  /** The posting changed at the source the job shows: same id, and the job follows its group and dates. */
+  const rewrite = async (job: Period, p: Posting) => {
+    await updateJob(tx, job.id!, jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt))
+    await replaceLocations(tx, [job.id!], locationRows(job.id!, p))
+    if (job.md5 !== p.md5_hash) {
+      const old = groups.get(job.md5)!
+      old.splice(old.indexOf(job), 1)
+      groupOf(p.md5_hash).push(job)
+    }
+    Object.assign(job, periodOf(p, seenAt, job.id))
+  }
 
   for (const p of postings) {
     const key = sourceKey(p)
     const hash = p.content_hash
     const known = bySource.get(`${p.job_board}\u0000${key}`)
+    const own = known && byId.get(known.job_id)!
     const source = {
       job_board: p.job_board, source_key: key, content_hash: hash, job_board_link: p.job_board_link,
-      application_link: p.application_link, first_seen_at: seenAt, last_seen_at: seenAt, md5_hash: p.md5_hash,
+      application_link: p.application_link, first_seen_at: seenAt, last_seen_at: seenAt,
     }
-    const group = byHash.has(p.md5_hash) || fresh.has(p.md5_hash)
-    if (known && known.content_hash === hash) {
-      touched.add(known.job_id)
-      sources.push({ ...source, job_id: known.job_id })
-      counts.unchanged++
-    } else if (known && known.primary && (known.md5_hash === p.md5_hash || !group)) {
-      // edited at the source the job shows: same id, and its group follows the new hash
-      await updateJob(tx, known.job_id, jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt))
-      await replaceLocations(tx, [known.job_id], locationRows(known.job_id, p))
-      byHash.set(p.md5_hash, known.job_id)
-      sources.push({ ...source, job_id: known.job_id })
+    const live = !pastValidThrough(p, seenAt)
+    let job: Period
+    if (own && known.content_hash === hash) {
+      // seen again, unchanged
+      const current = own.live || !live ? own : liveOf(p.md5_hash) ?? (own.revivable && !liveOf(own.md5) ? own : undefined)
+      if (current) {
+        // its job (which comes back if it ended only because no board listed it), or, its
+        // job having ended, the live job of its group
+        see(current, p)
+        job = current
+        counts.unchanged++
+      } else {
+        // live, while its job ended at that job's own valid_through (a copy with a later one)
+        job = startPeriod(p)
+        counts.updated++
+      }
+    } else if (own && known.primary && (own.live ? own.md5 === p.md5_hash || !liveOf(p.md5_hash) : periodFor(own.md5 === p.md5_hash ? groupOf(p.md5_hash) : [...groupOf(p.md5_hash), own], p, seenAt) === own)) {
+      // edited at the source the job shows, within its period: same id, and its group follows the new hash
+      await rewrite(own, p)
+      job = own
       counts.updated++
-    } else if (group) {
-      // another board's copy (or a source edited into a copy of another job) joins the group
-      const jobId = byHash.get(p.md5_hash)
-      if (jobId) touched.add(jobId)
-      sources.push({ ...source, job_id: jobId })
-      if (known) counts.updated++
-      else counts.duplicates++
     } else {
-      // new; or a duplicate's source edited into a posting of its own, which becomes a job
-      fresh.set(p.md5_hash, { row: jobRow(tx, p, companyIds.get(p.company.slug)!, seenAt), posting: p })
-      sources.push(source)
+      // another board's copy joins its period's job; or a re-posting, or a source edited into a
+      // posting of its own, which becomes a job
+      const match = periodFor(groupOf(p.md5_hash), p, seenAt)
+      if (match) see(match, p)
+      job = match ?? startPeriod(p)
       if (known) counts.updated++
+      else if (match) counts.duplicates++
       else counts.inserted++
     }
+    sources.push({ ...source, job })
   }
 
-  const inserted = await insertJobs(tx, [...fresh.values()].map((f) => f.row))
-  for (const r of inserted) byHash.set(r.md5_hash, r.id)
-  await replaceLocations(tx, [], [...fresh.values()].flatMap(({ posting }) => locationRows(byHash.get(posting.md5_hash)!, posting)))
+  const inserted = await insertJobs(tx, fresh.map((j) => j.fresh!.row))
+  const ids = new Map(inserted.map((r) => [r.job_slug, r.id]))
+  for (const j of fresh) j.id = ids.get(j.fresh!.row.job_slug as string)!
+  await replaceLocations(tx, [], fresh.flatMap((j) => locationRows(j.id!, j.fresh!.posting)))
   await touchJobs(tx, [...touched], seenAt)
+  await markSeen(tx, [...seen].filter((id) => !touched.has(id)), seenAt)
   // one row per source (the repeats were left out above)
-  await upsertSources(tx, sources.map(({ md5_hash, ...s }) => ({ ...s, job_id: s.job_id ?? byHash.get(md5_hash)! })))
+  await upsertSources(tx, sources.map(({ job, ...s }) => ({ ...s, job_id: job.id! })))
   return { ...counts, sources: [...claimed], companies: [...companyIds.values()] }
 }

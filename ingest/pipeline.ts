@@ -21,6 +21,7 @@ import { finishIngestRun, insertIngestRun, markBoardsIngested, type RunCounts } 
 import { refreshCompensationPercentiles } from '../sql/scores.ts'
 import { analyzeSearchTables } from '../sql/search.ts'
 import { refreshCompanyStats } from '../sql/companies.ts'
+import { archiveExpired } from '../sql/expiry.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
 import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
 import { loadBatch, type BatchCounts } from './load.ts'
@@ -234,6 +235,8 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   summary.seconds = (Date.now() - started) / 1000
   if (opts.dryRun) return summary
   await markBoardsIngested(db, [...boards], seenAt)
+  // postings that arrived already past valid_through reach the archive now, not at the next expiry run
+  if (summary.expired_on_arrival > 0) await archiveExpired(db)
   // what company search reads of the postings (live counts, their words, the tags): once
   // a run rather than once a batch, which re-read a large company's jobs for every batch
   const ids = [...companies]

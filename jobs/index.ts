@@ -5,7 +5,9 @@ import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
 import * as rollPeriods from './billing-roll-periods.ts'
 import { exportExpiredJobs } from './export-expired-jobs.ts'
+import { exportHistorical } from './export-historical.ts'
 import { exportJobData } from './export-job-data.ts'
+import { salaryBenchmark } from './salary-benchmark.ts'
 import type { ExportDeps } from './export-file.ts'
 import * as filesCleanup from './files-cleanup.ts'
 import { signingKeySource } from './files/signing.ts'
@@ -64,7 +66,7 @@ export async function startWorkers(
         sql,
         log,
         config: config.tasks,
-        types: [exportJobData(exportDeps), exportExpiredJobs(exportDeps)],
+        types: [exportJobData(exportDeps), exportExpiredJobs(exportDeps), exportHistorical(exportDeps), salaryBenchmark({ sql, embedder })],
         notify: async (taskId) => void (await notifyTask(sql, mailer, taskId, { publicUrl: config.publicUrl })),
       })
     : null

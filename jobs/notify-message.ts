@@ -24,12 +24,13 @@ type Fact = { label: string; value: string; link?: boolean }
 type Content = { subject: string; intro: string; facts: Fact[]; notes: string[] }
 type Describe = (task: NotifiedTask, opts: MessageOptions) => Content
 
-type TaskKind = { noun: string; ready: Describe; refundsOnFailure?: boolean }
+type TaskKind = { noun: string; ready: Describe; refundsOnFailure?: boolean; /** the failure note's word for what was charged; default export */ chargedFor?: string }
 
 const kinds: Record<string, TaskKind> = {
   export_job_data: { noun: 'job export', ready: exportReady, refundsOnFailure: true },
   export_expired_jobs: { noun: 'expired-jobs export', ready: exportReady, refundsOnFailure: true },
-  salary_benchmark: { noun: 'salary benchmark', ready: benchmarkReady },
+  export_historical_jobs: { noun: 'historical export', ready: historicalExportReady },
+  salary_benchmark: { noun: 'salary benchmark', ready: benchmarkReady, refundsOnFailure: true, chargedFor: 'benchmark' },
 }
 
 // a type added later still gets a message that points at its result
@@ -61,6 +62,19 @@ function exportReady(task: NotifiedTask, opts: MessageOptions): Content {
   }
 }
 
+/** An export's message, with the price quote of the records the file holds. */
+function historicalExportReady(task: NotifiedTask, opts: MessageOptions): Content {
+  const content = exportReady(task, opts)
+  const quote = record(record(task.result).quote)
+  if (typeof quote.price_usd === 'number') {
+    // whole cents as cents (USD 120.03); a price past 100,000 records may end in a tenth of a cent (USD 1,290.001)
+    const mills = Math.round(quote.price_usd * 1000)
+    const price = (mills / 1000).toLocaleString('en-US', { minimumFractionDigits: mills % 10 === 0 ? 2 : 3, maximumFractionDigits: 3 })
+    content.facts.splice(1, 0, { label: 'Quoted price', value: `USD ${price} (not charged)` })
+  }
+  return { ...content, subject: 'Your historical export is ready', intro: 'Your export of archived job postings is ready to download.' }
+}
+
 function benchmarkReady(task: NotifiedTask, opts: MessageOptions): Content {
   const salary = record(record(task.result).market).salary
   const { p50, count, currency } = record(salary)
@@ -88,7 +102,8 @@ function taskFinished(task: NotifiedTask, opts: MessageOptions): Content {
 function taskFailed(task: NotifiedTask, kind: TaskKind, opts: MessageOptions): Content {
   const notes: string[] = []
   if (kind.refundsOnFailure && task.refunded_units) {
-    notes.push(`The ${formatCount(task.refunded_units)} units charged for this export have been refunded.`)
+    const one = task.refunded_units === 1
+    notes.push(`The ${formatCount(task.refunded_units)} unit${one ? '' : 's'} charged for this ${kind.chargedFor ?? 'export'} ${one ? 'has' : 'have'} been refunded.`)
   }
   notes.push(`The task is at GET ${taskUrl(task, opts)}. You can send the request again to retry.`)
   return {

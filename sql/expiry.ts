@@ -3,6 +3,11 @@
  * its sources was seen by that board's latest ingest and the last sighting is more
  * than `afterDays` old. Then every expired job the archive lacks (including those
  * that arrived already past valid_through) is copied there, in the same transaction.
+ *
+ * A job is one posting period (a posting listed again after its period ended is a new
+ * job: docs/ingest.md, "Re-posted jobs"), so the archive holds one row per period. A
+ * row's dates follow its job's: a job that came back and expired again (the same period,
+ * ended later), or one whose ended posting was corrected at its source.
  */
 import type { Db, Sql } from './db.ts'
 import { refreshCompensationPercentiles } from './scores.ts'
@@ -46,7 +51,7 @@ async function markExpired(db: Db, afterDays: number, now: Date) {
   return result.count
 }
 
-async function archiveExpired(db: Db) {
+export async function archiveExpired(db: Db) {
   const result = await db`
     insert into job_archive (job_id, job_title, company_name, company_slug, locations, countries, date_posted,
                              date_expired, skills, technologies, benefits, description_kept, description)
@@ -59,7 +64,8 @@ async function archiveExpired(db: Db) {
     from jobs j
     join companies c on c.id = j.company_id
     left join job_archive a on a.job_id = j.id
-    where j.expired and (a.job_id is null or a.date_expired is distinct from j.date_expired)
-    on conflict (job_id) do update set date_expired = excluded.date_expired, archived_at = now()`
+    where j.expired and (a.job_id is null or (a.date_posted, a.date_expired) is distinct from (j.date_posted, j.date_expired))
+    on conflict (job_id) do update set date_posted = excluded.date_posted, date_expired = excluded.date_expired,
+      archived_at = now()`
   return result.count
 }

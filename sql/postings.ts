@@ -82,11 +82,29 @@ export async function findJobsBySource(db: Db, keys: SourceKey[]) {
       on k.job_board = s.job_board and k.source_key = s.source_key`
 }
 
-/** Jobs whose duplicate group (md5_hash) is one of these. */
-export async function findJobsByHash(db: Db, hashes: string[]) {
+export type GroupJob = {
+  job_id: string
+  md5_hash: string
+  live: boolean
+  /** YYYY-MM-DD */
+  date_posted: string
+  date_expired: string | null
+  /** expired, but not past its valid_through at `seenAt`: touchJobs would bring it back */
+  revivable: boolean
+}
+
+/**
+ * The jobs of these duplicate groups (md5_hash), live and expired: a group holds a live
+ * job at most and one expired job per past posting period (docs/ingest.md, Re-posted jobs).
+ */
+export async function findJobsByHash(db: Db, hashes: string[], seenAt: Date) {
   if (hashes.length === 0) return []
-  return db<{ job_id: string; md5_hash: string }[]>`
-    select id::text as job_id, md5_hash from jobs where md5_hash = any(${hashes})`
+  return db<GroupJob[]>`
+    select id::text as job_id, md5_hash, not expired as live, to_char(date_posted, 'YYYY-MM-DD') as date_posted,
+           to_char(date_expired, 'YYYY-MM-DD') as date_expired,
+           expired and not coalesce(valid_through <= ${seenAt}, false) as revivable
+    from jobs where md5_hash = any(${hashes})
+    order by id`
 }
 
 export type JobRow = Record<(typeof jobColumns)[number], unknown>
@@ -105,9 +123,9 @@ export const jobColumns = [
 
 export async function insertJobs(db: Db, rows: JobRow[]) {
   if (rows.length === 0) return []
-  return db<{ id: string; md5_hash: string }[]>`
+  return db<{ id: string; md5_hash: string; job_slug: string }[]>`
     insert into jobs ${db(rows as Record<string, any>[], ...jobColumns)}
-    returning id::text, md5_hash`
+    returning id::text, md5_hash, job_slug`
 }
 
 /** The posting changed at its source: rewrite the job, keeping its identity and first sighting. */
@@ -144,6 +162,12 @@ export async function touchJobs(db: Db, ids: string[], seenAt: Date) {
       date_expired = case when expired and coalesce(valid_through <= ${seenAt}, false) then date_expired end,
       expired_at = case when expired and coalesce(valid_through <= ${seenAt}, false) then expired_at end
     where id = any(${ids}::bigint[])`
+}
+
+/** Seen again by a posting that has ended too: only when, never back to live. */
+export async function markSeen(db: Db, ids: string[], seenAt: Date) {
+  if (ids.length === 0) return
+  await db`update jobs set last_seen_at = ${seenAt} where id = any(${ids}::bigint[])`
 }
 
 export type LocationRow = {

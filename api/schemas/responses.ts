@@ -277,14 +277,14 @@ const JobEstimate = record({
 const Task = record(
   {
     id: { type: 'string', format: 'uuid' },
-    type: { type: 'string', enum: ['export_job_data', 'export_expired_jobs', 'salary_benchmark'] },
+    type: { type: 'string', enum: ['export_job_data', 'export_expired_jobs', 'salary_benchmark', 'export_historical_jobs'] },
     state: { type: 'string', enum: ['queued', 'processing', 'finished', 'failed'], description: 'Pollers stop at finished or failed' },
     progress: { type: 'number', minimum: 0, maximum: 1 },
     priority: int('Higher is more urgent'),
     input: { type: 'object', description: 'The query and, for exports, format; the expired export records since and format jsonl' },
     result: nullable(
       { type: 'object' },
-      'null until finished. Exports: {download_url, file_size, record_count, expiry_time}. Salary benchmark: {market, confidence, proposed}.',
+      'null until finished. Exports: {download_url, file_size, record_count, expiry_time}; the historical export adds quote {record_count, price_usd, tiers}. Salary benchmark: a SalaryBenchmarkResult {market, confidence, proposed, matched_titles, sample}.',
     ),
     error: strOrNull('Message when failed'),
     worker_id: strOrNull(),

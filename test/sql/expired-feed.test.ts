@@ -96,10 +96,12 @@ test('property: parseSince agrees with Postgres on which days exist', async (t) 
 
 // --- expired_at: who sets it ----------------------------------------------------------
 
+/** The company's newest job: a posting re-listed after its job ended is a job of its own (docs/ingest.md, "Re-posted jobs"). */
 async function jobOf(sql: TestDb['sql'], companyName: string) {
   const [job] = await sql<{ id: string; expired: boolean; expired_at: Date | null; date_expired: string | null }[]>`
     select j.id::text, j.expired, j.expired_at, j.date_expired::text
-    from jobs j join companies c on c.id = j.company_id where c.name = ${companyName}`
+    from jobs j join companies c on c.id = j.company_id where c.name = ${companyName}
+    order by j.id desc limit 1`
   return job
 }
 
@@ -154,9 +156,15 @@ test.serial('ingest: a posting that arrives expired, or is rewritten as expired 
   t.true(late.expired)
   t.true(late.expired_at !== null && late.expired_at.getTime() >= before.getTime(), 'stamped when ingest stored it')
 
-  // rewritten: a new valid_through in the future brings it back, a past one expires it again
+  // rewritten: a new valid_through in the future is a new period, live, beside the ended
+  // one, which keeps its stamp; a past one expires the new period
   await ingest(sql, readItems([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-07-01T00:00:00Z', job_title: 'Renewed' }, 811)]), { source: 'late-2', now })
-  t.like(await jobOf(sql, 'Late Feed Co'), { expired: false, expired_at: null })
+  const renewed = await jobOf(sql, 'Late Feed Co')
+  t.like(renewed, { expired: false, expired_at: null })
+  t.not(renewed.id, late.id)
+  const [ended] = await sql<{ expired: boolean; expired_at: Date }[]>`select expired, expired_at from jobs where id = ${late.id}`
+  t.true(ended.expired)
+  t.is(iso(ended.expired_at), iso(late.expired_at))
   await ingest(sql, readItems([rawPosting({ source_id: 'late-feed', company: { name: 'Late Feed Co' }, valid_through: '2031-06-05T00:00:00Z', job_title: 'Closed' }, 811)]), { source: 'late-3', now })
   const closed = await jobOf(sql, 'Late Feed Co')
   t.true(closed.expired)
