@@ -13,7 +13,7 @@ export function pacer(duty: number) {
   let stepStart = performance.now()
   return async (waitedMs = 0) => {
     const busy = Math.max(0, performance.now() - stepStart - waitedMs)
-    if (duty < 1) await sleep(busy * (1 / duty - 1))
+    if (duty < 1 && busy > 0) await sleep(busy * (1 / duty - 1))
     stepStart = performance.now()
   }
 }

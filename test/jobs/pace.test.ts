@@ -1,9 +1,13 @@
 /**
  * The pacer an export rests with between batches (jobs/pace.ts): busy time at most
- * `duty` of the whole. Only lower bounds on the rests are asserted, which timers keep
- * however busy the machine is; the duty-1 case asserts no rest beyond a generous bound.
+ * `duty` of the whole. The rests are timers, so node:test's mock timers stand in for
+ * them: a test moves the clock of the timers itself and sees exactly when a rest ends,
+ * however busy the machine is. The steps stay real busy time on performance.now, which
+ * the test measures around each call, so each rest is known to lie within a window.
  */
-import test from 'ava'
+import { syncBuiltinESMExports } from 'node:module'
+import { mock } from 'node:test'
+import test, { type ExecutionContext } from 'ava'
 import { pacer } from '../../jobs/pace.ts'
 import { loadConfig } from '../../sql/config.ts'
 
@@ -12,27 +16,93 @@ const busy = (ms: number) => {
   while (performance.now() < end);
 }
 
-test('a step is followed by a rest that makes its busy time `duty` of the whole', async (t) => {
+/** Mocked setTimeout until the test ends; pace.ts's `import { setTimeout as sleep } from 'node:timers/promises'` follows it. */
+function mockTimers(t: ExecutionContext) {
+  mock.timers.enable({ apis: ['setTimeout'] })
+  syncBuiltinESMExports()
+  t.teardown(() => {
+    mock.timers.reset()
+    syncBuiltinESMExports()
+  })
+}
+
+/** A promise's state as of now: whatever its settling waits on in microtasks has run once a macrotask has. */
+function track(p: Promise<unknown>) {
+  let settled = false
+  void p.then(() => (settled = true))
+  return async () => {
+    await new Promise((resolve) => setImmediate(resolve))
+    return settled
+  }
+}
+
+/** Moves the mocked clock to `to` ms after it was mocked. */
+const advance = (clock: { at: number }, to: number) => {
+  mock.timers.tick(to - clock.at)
+  clock.at = to
+}
+
+test.serial('a step is followed by a rest that makes its busy time `duty` of the whole', async (t) => {
+  mockTimers(t)
+  const clock = { at: 0 }
+  const before = performance.now()
   const pace = pacer(0.25)
+  const created = performance.now()
   busy(40)
-  let start = performance.now()
-  await pace()
-  t.true(performance.now() - start >= 115, `rested ${(performance.now() - start).toFixed(0)} ms after 40 ms busy at duty 0.25`)
-  // the next step is timed from the end of the rest, not from the first step
+  const called = performance.now()
+  const first = track(pace())
+  const returned = performance.now()
+  // the pacer timed its step somewhere within [called - created, returned - before]; at duty 0.25 it rests three times that
+  const [shortest, longest] = [3 * (called - created), 3 * (returned - before)]
+  t.true(shortest >= 120, 'the step was at least 40 ms')
+  advance(clock, Math.floor(shortest) - 1)
+  t.false(await first(), `resting less than 3 × ${(called - created).toFixed(1)} ms`)
+  const resting = performance.now()
+  advance(clock, Math.ceil(longest) + 1)
+  t.true(await first(), `done resting by 3 × ${(returned - before).toFixed(1)} ms`)
+  const rested = performance.now()
+
+  // the next step is timed from the end of the rest, not from the first step: counting
+  // the first step again would ask for at least 120 ms more than this window allows
   busy(20)
-  start = performance.now()
-  await pace()
-  const rest = performance.now() - start
-  t.true(rest >= 55, `rested ${rest.toFixed(0)} ms after 20 ms busy`)
-  t.true(rest < 400, `rested ${rest.toFixed(0)} ms: the first step's time counted again`)
+  const calledAgain = performance.now()
+  const second = track(pace())
+  const returnedAgain = performance.now()
+  const start = clock.at
+  advance(clock, start + Math.floor(3 * (calledAgain - rested)) - 1)
+  t.false(await second(), 'the second step rests three times its own 20 ms')
+  advance(clock, start + Math.ceil(3 * (returnedAgain - resting)) + 1)
+  t.true(await second(), 'and no longer: the first step is not counted again')
 })
 
-test('duty 1 never rests', async (t) => {
+test.serial('time a step waited on the disk earns no rest; the rest of the step does', async (t) => {
+  mockTimers(t)
+  const clock = { at: 0 }
+  const before = performance.now()
+  const pace = pacer(0.25)
+  const created = performance.now()
+  busy(40)
+  const called = performance.now()
+  // 25 ms of the step were a wait: it rests three times what is left of the step
+  const first = track(pace(25))
+  const returned = performance.now()
+  const [shortest, longest] = [3 * (called - created - 25), 3 * (returned - before - 25)]
+  advance(clock, Math.max(0, Math.floor(shortest) - 1))
+  t.false(await first(), `resting less than 3 × ${(called - created - 25).toFixed(1)} ms`)
+  advance(clock, Math.ceil(longest) + 1)
+  t.true(await first(), `done resting by 3 × ${(returned - before - 25).toFixed(1)} ms, not 3 × the whole step`)
+
+  // a step that was all waiting rests not at all: settled with the clock never moved
+  busy(20)
+  t.true(await track(pace(60_000))())
+})
+
+test.serial('duty 1 never rests', async (t) => {
+  mockTimers(t)
   const pace = pacer(1)
   busy(100)
-  const start = performance.now()
-  await pace()
-  t.true(performance.now() - start < 50)
+  // no timer: settled with the mocked clock never moved
+  t.true(await track(pace())())
 })
 
 test('EXPORT_DUTY_CYCLE: 0.4 by default, from 0.05 to 1', (t) => {
