@@ -6,7 +6,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict schemasql
+\restrict 1eeTEWDe0GeV9gK0cdv0l8QQ6gc16Nv2ps8Cer4U9q2LCvBLlvtJDgIViMYYL7f
 
 -- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
 -- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
@@ -93,19 +93,6 @@ COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access met
 
 
 --
--- Name: bump_billing_epoch(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.bump_billing_epoch() RETURNS trigger
-    LANGUAGE plpgsql
-    AS $$
-begin
-  perform nextval('billing_epoch');
-  return null;
-end $$;
-
-
---
 -- Name: company_types_of(text, text, text, text, text, boolean, text[], text[], integer, integer, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -160,6 +147,145 @@ $$;
 
 
 --
+-- Name: country_keys_of(text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.country_keys_of(place_keys text[]) RETURNS text[]
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN ARRAY(SELECT k.k FROM unnest(country_keys_of.place_keys) k(k) WHERE (k.k ~~ 'c:%'::text) ORDER BY k.k);
+
+
+--
+-- Name: job_archive_count(bigint[], integer); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_archive_count(archived bigint[], direction integer) RETURNS void
+    LANGUAGE sql
+    AS $$
+  insert into job_archive_counts (country_set_id, company_id, year, postings, described)
+  select p.country_set_id, f.company_id, extract(year from f.date_posted)::smallint, direction * count(*), direction * count(*) filter (where f.described)
+  from job_archive_facts f join job_archive_places p on p.id = f.place_id
+  where f.job_id = any(archived)
+  group by 1, 2, 3
+  on conflict (country_set_id, company_id, year) do update set
+    postings = job_archive_counts.postings + excluded.postings,
+    described = job_archive_counts.described + excluded.described
+$$;
+
+
+--
+-- Name: job_archive_index(bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_archive_index(archived bigint[]) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+begin
+  insert into job_archive_companies (company_name, company_slug)
+  select distinct a.company_name, a.company_slug from job_archive a where a.job_id = any(archived)
+  on conflict (company_name, company_slug) do nothing;
+
+  insert into job_archive_titles (job_title)
+  select distinct a.job_title from job_archive a where a.job_id = any(archived)
+  on conflict ((md5(job_title))) do nothing;
+
+  insert into job_archive_country_sets (country_keys)
+  select distinct country_keys_of(a.place_keys) from job_archive a where a.job_id = any(archived)
+  on conflict (country_keys) do nothing;
+
+  with added as (
+    insert into job_archive_places (place_keys, locations, country_set_id)
+    select distinct a.place_keys, a.locations, s.id
+    from job_archive a join job_archive_country_sets s on s.country_keys = country_keys_of(a.place_keys)
+    where a.job_id = any(archived)
+    on conflict ((place_set_digest(place_keys, locations))) do nothing
+    returning id, locations
+  )
+  insert into job_archive_place_points (place_id, lat, lng)
+  select added.id, (l->'coordinates'->>'lat')::float8, (l->'coordinates'->>'lng')::float8
+  from added, jsonb_array_elements(case when jsonb_typeof(added.locations) = 'array' then added.locations else '[]' end) l
+  where l->'coordinates'->>'lat' is not null and l->'coordinates'->>'lng' is not null;
+
+  insert into job_archive_terms (term)
+  select distinct x from job_archive a, unnest(a.skills || a.technologies || a.benefits) x
+  where a.job_id = any(archived) and x is not null
+  on conflict ((md5(term))) do nothing;
+
+  -- what these rows counted before (an update moves a posting between counts)
+  perform job_archive_count(archived, -1);
+
+  insert into job_archive_facts (job_id, date_posted, date_expired, company_id, title_id, place_id, described, term_ids)
+  select a.job_id, a.date_posted, a.date_expired, c.id, t.id, p.id, a.description_kept, coalesce(terms.term_ids, '{}')
+  from job_archive a
+  join job_archive_companies c on c.company_name = a.company_name and c.company_slug = a.company_slug
+  join job_archive_titles t on md5(t.job_title) = md5(a.job_title)
+  join job_archive_places p on place_set_digest(p.place_keys, p.locations) = place_set_digest(a.place_keys, a.locations)
+  -- set-wise rather than a subquery per row, so the terms are joined once (by hash for a large batch)
+  left join (
+    select e.job_id, array_agg(distinct k.id order by k.id) as term_ids
+    from job_archive e, unnest(e.skills || e.technologies || e.benefits) x
+    join job_archive_terms k on md5(k.term) = md5(x)
+    where e.job_id = any(archived)
+    group by e.job_id
+  ) terms on terms.job_id = a.job_id
+  where a.job_id = any(archived)
+  on conflict (job_id) do update set
+    date_posted = excluded.date_posted, date_expired = excluded.date_expired, company_id = excluded.company_id,
+    title_id = excluded.title_id, place_id = excluded.place_id, described = excluded.described, term_ids = excluded.term_ids;
+
+  perform job_archive_count(archived, 1);
+end
+$$;
+
+
+--
+-- Name: job_archive_index_written(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_archive_index_written() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  perform job_archive_index(array(select job_id from written));
+  return null;
+end
+$$;
+
+
+--
+-- Name: job_archive_place_keys(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_archive_place_keys() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if new.place_keys = '{}' then
+    new.place_keys := coalesce((select j.place_keys from jobs j where j.id = new.job_id), '{}');
+  end if;
+  return new;
+end
+$$;
+
+
+--
+-- Name: job_archive_unindex_deleted(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.job_archive_unindex_deleted() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+  gone bigint[] := array(select job_id from deleted);
+begin
+  perform job_archive_count(gone, -1);
+  delete from job_archive_facts f where f.job_id = any(gone);
+  return null;
+end
+$$;
+
+
+--
 -- Name: jobs_drop_stale_embedding(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -197,118 +323,12 @@ CREATE FUNCTION public.linkedin_company_key(url text) RETURNS text
 
 
 --
--- Name: meter_flush(uuid, integer, uuid[], text[], timestamp with time zone[], bigint[], bigint[], integer[], text[], integer[], bigint[], bigint[], text[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: place_set_digest(text[], jsonb); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.meter_flush(p_holder uuid, p_ttl_seconds integer, p_account uuid[], p_meter text[], p_start timestamp with time zone[], p_units bigint[], p_release bigint[], p_group_item integer[], p_group_endpoint text[], p_group_count integer[], p_charge_units bigint[], p_charge_at bigint[], p_charge_request text[]) RETURNS TABLE(o_i integer, o_used bigint, o_others bigint)
-    LANGUAGE plpgsql
-    AS $$
-declare
-  v_charges int := coalesce((select sum(n) from unnest(p_group_count) n), 0);
-begin
-  if cardinality(p_group_endpoint) <> cardinality(p_group_item) or cardinality(p_group_count) <> cardinality(p_group_item)
-    or cardinality(p_charge_units) <> v_charges or cardinality(p_charge_at) <> v_charges or cardinality(p_charge_request) <> v_charges then
-    raise exception 'meter_flush: % charges in groups, but % units, % times and % request ids',
-      v_charges, cardinality(p_charge_units), cardinality(p_charge_at), cardinality(p_charge_request);
-  end if;
-
-  -- meter_grant's lock order
-  perform 1 from usage_meters um
-  join unnest(p_account, p_meter, p_start) as d(a, m, s) on um.account_id = d.a and um.meter = d.m and um.period_start = d.s
-  order by um.account_id, um.meter, um.period_start
-  for update of um;
-
-  update usage_meters um set used = um.used + d.u, updated_at = now()
-  from unnest(p_account, p_meter, p_start, p_units) as d(a, m, s, u)
-  where d.u <> 0 and um.account_id = d.a and um.meter = d.m and um.period_start = d.s;
-
-  update meter_leases l set units = greatest(0, l.units - d.u - d.r)
-  from unnest(p_account, p_meter, p_start, p_units, p_release) as d(a, m, s, u, r)
-  where l.holder = p_holder and l.account_id = d.a and l.meter = d.m and l.period_start = d.s;
-
-  -- renewing a lease is a row update: only those past a third of their life
-  update meter_leases set expires_at = now() + make_interval(secs => p_ttl_seconds)
-  where holder = p_holder and expires_at < now() + make_interval(secs => p_ttl_seconds * 2 / 3);
-  delete from meter_leases where holder = p_holder and units = 0;
-
-  insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
-  select p_account[g.item], p_meter[g.item], p_start[g.item],
-    (select sum(u) from unnest(p_charge_units[g.last - g.n + 1 : g.last]) u), 'charge', g.endpoint, g.n,
-    p_charge_request[g.last - g.n + 1 : g.last], p_charge_units[g.last - g.n + 1 : g.last], p_charge_at[g.last - g.n + 1 : g.last]
-  from (
-    select c.item, c.endpoint, c.n, c.k, sum(c.n) over (order by c.k) as last
-    from unnest(p_group_item, p_group_endpoint, p_group_count) with ordinality as c(item, endpoint, n, k)
-  ) g
-  order by g.k;
-
-  return query
-  select d.i::int, um.used,
-    coalesce((select sum(l.units) from meter_leases l
-      where l.account_id = d.a and l.meter = d.m and l.period_start = d.s
-        and l.holder <> p_holder and l.expires_at > now()), 0)::bigint
-  from unnest(p_account, p_meter, p_start) with ordinality as d(a, m, s, i)
-  join usage_meters um on um.account_id = d.a and um.meter = d.m and um.period_start = d.s;
-end $$;
-
-
---
--- Name: meter_grant(uuid, integer, uuid[], text[], timestamp with time zone[], timestamp with time zone[], text[], bigint[], bigint[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.meter_grant(p_holder uuid, p_ttl_seconds integer, p_account uuid[], p_meter text[], p_start timestamp with time zone[], p_end timestamp with time zone[], p_plan text[], p_release bigint[], p_need bigint[], p_want bigint[]) RETURNS TABLE(o_i integer, o_granted bigint, o_used bigint, o_others bigint, o_included bigint, o_mode text, o_price text)
-    LANGUAGE plpgsql
-    AS $$
-declare
-  r record;
-  v_used bigint; v_others bigint; v_mine bigint; v_free bigint;
-begin
-  for r in
-    select t.i::int as i, t.a, t.m, t.s, t.e, t.p, t.rel, t.need, t.want
-    from unnest(p_account, p_meter, p_start, p_end, p_plan, p_release, p_need, p_want)
-      with ordinality as t(a, m, s, e, p, rel, need, want, i)
-    order by t.a, t.m, t.s
-  loop
-    insert into usage_meters (account_id, meter, period_start, period_end)
-    values (r.a, r.m, r.s, r.e) on conflict do nothing;
-    select um.used into v_used from usage_meters um
-    where um.account_id = r.a and um.meter = r.m and um.period_start = r.s
-    for update;
-
-    select case when r.p = 'legacy' then null when aa.overage_mode is not null then aa.included when pm.overage_mode is not null then pm.included else 0 end,
-      case when r.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_mode when pm.overage_mode is not null then pm.overage_mode else 'block' end,
-      case when r.p = 'legacy' then null when aa.overage_mode is not null then aa.overage_cents_per_unit::text when pm.overage_mode is not null then pm.overage_cents_per_unit::text end
-    into o_included, o_mode, o_price
-    from (select 1) one
-    left join account_allowances aa on aa.account_id = r.a and aa.meter = r.m
-    left join plan_meters pm on pm.plan_key = r.p and pm.meter = r.m;
-
-    if r.rel > 0 then
-      update meter_leases set units = greatest(0, units - r.rel)
-      where account_id = r.a and meter = r.m and period_start = r.s and holder = p_holder;
-    end if;
-    select coalesce(sum(l.units) filter (where l.holder <> p_holder and l.expires_at > now()), 0),
-      coalesce(sum(l.units) filter (where l.holder = p_holder), 0)
-    into v_others, v_mine
-    from meter_leases l
-    where l.account_id = r.a and l.meter = r.m and l.period_start = r.s;
-
-    if o_mode = 'block' then
-      v_free := o_included - v_used - v_others - v_mine;
-      -- at most half of what is free, so other holders are left some
-      o_granted := case when v_free >= r.need then greatest(r.need, least(r.want, v_free / 2)) else 0 end;
-    else
-      o_granted := greatest(r.need, r.want);
-    end if;
-    if o_granted > 0 then
-      insert into meter_leases as l (account_id, meter, period_start, holder, units, expires_at)
-      values (r.a, r.m, r.s, p_holder, o_granted, now() + make_interval(secs => p_ttl_seconds))
-      on conflict (account_id, meter, period_start, holder) do update
-        set units = l.units + excluded.units, expires_at = excluded.expires_at;
-    end if;
-    o_i := r.i; o_used := v_used; o_others := v_others;
-    return next;
-  end loop;
-end $$;
+CREATE FUNCTION public.place_set_digest(keys text[], locations jsonb) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN md5(((array_to_string(keys, '|'::text) || ' '::text) || (locations)::text));
 
 
 --
@@ -437,30 +457,6 @@ CREATE TABLE public.api_keys (
     revoked_at timestamp with time zone,
     last_used_at timestamp with time zone
 );
-
-
---
--- Name: api_processes; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.api_processes (
-    id uuid NOT NULL,
-    epoch bigint NOT NULL,
-    seen_at timestamp with time zone DEFAULT now() NOT NULL,
-    started_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
-
---
--- Name: billing_epoch; Type: SEQUENCE; Schema: public; Owner: -
---
-
-CREATE SEQUENCE public.billing_epoch
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1;
 
 
 --
@@ -636,7 +632,173 @@ CREATE TABLE public.job_archive (
     description_kept boolean NOT NULL,
     description text,
     title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, job_title)) STORED,
-    archived_at timestamp with time zone DEFAULT now() NOT NULL
+    archived_at timestamp with time zone DEFAULT now() NOT NULL,
+    place_keys text[] DEFAULT '{}'::text[] NOT NULL
+);
+
+
+--
+-- Name: job_archive_companies; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_companies (
+    id integer NOT NULL,
+    company_name text NOT NULL,
+    company_slug text NOT NULL
+);
+
+
+--
+-- Name: job_archive_companies_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.job_archive_companies ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_archive_companies_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: job_archive_country_sets; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_country_sets (
+    id integer NOT NULL,
+    country_keys text[] NOT NULL
+);
+
+
+--
+-- Name: job_archive_country_sets_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.job_archive_country_sets ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_archive_country_sets_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: job_archive_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_counts (
+    country_set_id integer NOT NULL,
+    company_id integer NOT NULL,
+    year smallint NOT NULL,
+    postings integer NOT NULL,
+    described integer NOT NULL
+);
+
+
+--
+-- Name: job_archive_facts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_facts (
+    job_id bigint NOT NULL,
+    date_posted date NOT NULL,
+    date_expired date NOT NULL,
+    company_id integer NOT NULL,
+    title_id integer NOT NULL,
+    place_id integer NOT NULL,
+    described boolean NOT NULL,
+    term_ids integer[] DEFAULT '{}'::integer[] NOT NULL
+);
+
+
+--
+-- Name: job_archive_place_points; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_place_points (
+    place_id integer NOT NULL,
+    lat double precision NOT NULL,
+    lng double precision NOT NULL
+);
+
+
+--
+-- Name: job_archive_places; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_places (
+    id integer NOT NULL,
+    place_keys text[] NOT NULL,
+    locations jsonb NOT NULL,
+    country_set_id integer NOT NULL
+);
+
+
+--
+-- Name: job_archive_places_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.job_archive_places ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_archive_places_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: job_archive_terms; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_terms (
+    id integer NOT NULL,
+    term text NOT NULL,
+    term_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, term)) STORED
+);
+
+
+--
+-- Name: job_archive_terms_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.job_archive_terms ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_archive_terms_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: job_archive_titles; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.job_archive_titles (
+    id integer NOT NULL,
+    job_title text NOT NULL,
+    title_tsv tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, job_title)) STORED
+);
+
+
+--
+-- Name: job_archive_titles_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.job_archive_titles ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.job_archive_titles_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 
@@ -792,17 +954,31 @@ ALTER TABLE public.jobs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
--- Name: meter_leases; Type: TABLE; Schema: public; Owner: -
+-- Name: meter_reservations; Type: TABLE; Schema: public; Owner: -
 --
 
-CREATE TABLE public.meter_leases (
+CREATE TABLE public.meter_reservations (
+    id bigint NOT NULL,
     account_id uuid NOT NULL,
     meter text NOT NULL,
     period_start timestamp with time zone NOT NULL,
-    holder uuid NOT NULL,
     units bigint NOT NULL,
     expires_at timestamp with time zone NOT NULL,
-    CONSTRAINT meter_leases_units_check CHECK ((units >= 0))
+    CONSTRAINT meter_reservations_units_check CHECK ((units > 0))
+);
+
+
+--
+-- Name: meter_reservations_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.meter_reservations ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.meter_reservations_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 
@@ -935,7 +1111,7 @@ CREATE TABLE public.tasks (
     file_deleted_at timestamp with time zone,
     notified_at timestamp with time zone,
     CONSTRAINT tasks_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'processing'::text, 'finished'::text, 'failed'::text]))),
-    CONSTRAINT tasks_type_check CHECK ((type = ANY (ARRAY['export_job_data'::text, 'export_expired_jobs'::text, 'salary_benchmark'::text])))
+    CONSTRAINT tasks_type_check CHECK ((type = ANY (ARRAY['export_job_data'::text, 'export_expired_jobs'::text, 'salary_benchmark'::text, 'export_historical_jobs'::text])))
 );
 
 
@@ -967,6 +1143,13 @@ END),
     CONSTRAINT usage_ledger_units_check CHECK ((units <> 0))
 )
 WITH (toast_tuple_target='8160');
+
+
+--
+-- Name: TABLE usage_ledger; Type: COMMENT; Schema: public; Owner: -
+--
+
+COMMENT ON TABLE public.usage_ledger IS 'append-only; each charge row written since migration 0021 covers one request (earlier rows, from batched flushes, may list many)';
 
 
 --
@@ -1034,6 +1217,8 @@ CREATE TABLE public.usage_meters (
     period_end timestamp with time zone NOT NULL,
     used bigint DEFAULT 0 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    reserved bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT usage_meters_reserved_check CHECK ((reserved >= 0)),
     CONSTRAINT usage_meters_used_check CHECK ((used >= 0))
 );
 
@@ -1076,14 +1261,6 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
-
-
---
--- Name: api_processes api_processes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.api_processes
-    ADD CONSTRAINT api_processes_pkey PRIMARY KEY (id);
 
 
 --
@@ -1151,11 +1328,83 @@ ALTER TABLE ONLY public.ingest_runs
 
 
 --
+-- Name: job_archive_companies job_archive_companies_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_companies
+    ADD CONSTRAINT job_archive_companies_key UNIQUE (company_name, company_slug);
+
+
+--
+-- Name: job_archive_companies job_archive_companies_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_companies
+    ADD CONSTRAINT job_archive_companies_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: job_archive_country_sets job_archive_country_sets_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_country_sets
+    ADD CONSTRAINT job_archive_country_sets_key UNIQUE (country_keys);
+
+
+--
+-- Name: job_archive_country_sets job_archive_country_sets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_country_sets
+    ADD CONSTRAINT job_archive_country_sets_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: job_archive_counts job_archive_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_counts
+    ADD CONSTRAINT job_archive_counts_pkey PRIMARY KEY (country_set_id, company_id, year);
+
+
+--
+-- Name: job_archive_facts job_archive_facts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_facts
+    ADD CONSTRAINT job_archive_facts_pkey PRIMARY KEY (job_id);
+
+
+--
 -- Name: job_archive job_archive_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.job_archive
     ADD CONSTRAINT job_archive_pkey PRIMARY KEY (job_id);
+
+
+--
+-- Name: job_archive_places job_archive_places_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_places
+    ADD CONSTRAINT job_archive_places_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: job_archive_terms job_archive_terms_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_terms
+    ADD CONSTRAINT job_archive_terms_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: job_archive_titles job_archive_titles_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_titles
+    ADD CONSTRAINT job_archive_titles_pkey PRIMARY KEY (id);
 
 
 --
@@ -1199,14 +1448,6 @@ ALTER TABLE ONLY public.jobs
 
 
 --
--- Name: jobs jobs_md5_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.jobs
-    ADD CONSTRAINT jobs_md5_hash_key UNIQUE (md5_hash);
-
-
---
 -- Name: jobs jobs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1215,11 +1456,11 @@ ALTER TABLE ONLY public.jobs
 
 
 --
--- Name: meter_leases meter_leases_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+-- Name: meter_reservations meter_reservations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.meter_leases
-    ADD CONSTRAINT meter_leases_pkey PRIMARY KEY (account_id, meter, period_start, holder);
+ALTER TABLE ONLY public.meter_reservations
+    ADD CONSTRAINT meter_reservations_pkey PRIMARY KEY (id);
 
 
 --
@@ -1402,6 +1643,20 @@ CREATE INDEX companies_subindustries_idx ON public.companies USING gin (subindus
 
 
 --
+-- Name: job_archive_companies_name_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_companies_name_idx ON public.job_archive_companies USING btree (lower(company_name));
+
+
+--
+-- Name: job_archive_companies_slug_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_companies_slug_idx ON public.job_archive_companies USING btree (company_slug);
+
+
+--
 -- Name: job_archive_company_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1413,6 +1668,20 @@ CREATE INDEX job_archive_company_idx ON public.job_archive USING btree (company_
 --
 
 CREATE INDEX job_archive_countries_idx ON public.job_archive USING gin (countries);
+
+
+--
+-- Name: job_archive_country_sets_keys_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_country_sets_keys_idx ON public.job_archive_country_sets USING gin (country_keys);
+
+
+--
+-- Name: job_archive_counts_company_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_counts_company_idx ON public.job_archive_counts USING btree (company_id);
 
 
 --
@@ -1430,10 +1699,101 @@ CREATE INDEX job_archive_date_posted_idx ON public.job_archive USING btree (date
 
 
 --
+-- Name: job_archive_facts_company_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_facts_company_idx ON public.job_archive_facts USING btree (company_id);
+
+
+--
+-- Name: job_archive_facts_expired_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_facts_expired_idx ON public.job_archive_facts USING btree (date_expired);
+
+
+--
+-- Name: job_archive_facts_place_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_facts_place_idx ON public.job_archive_facts USING btree (place_id);
+
+
+--
+-- Name: job_archive_facts_posted_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_facts_posted_idx ON public.job_archive_facts USING btree (date_posted DESC, job_id DESC);
+
+
+--
+-- Name: job_archive_facts_terms_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_facts_terms_idx ON public.job_archive_facts USING gin (term_ids);
+
+
+--
+-- Name: job_archive_facts_title_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_facts_title_idx ON public.job_archive_facts USING btree (title_id);
+
+
+--
+-- Name: job_archive_place_points_latlng_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_place_points_latlng_idx ON public.job_archive_place_points USING btree (lat, lng);
+
+
+--
+-- Name: job_archive_places_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX job_archive_places_key ON public.job_archive_places USING btree (public.place_set_digest(place_keys, locations));
+
+
+--
+-- Name: job_archive_places_keys_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_places_keys_idx ON public.job_archive_places USING gin (place_keys);
+
+
+--
+-- Name: job_archive_terms_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX job_archive_terms_key ON public.job_archive_terms USING btree (md5(term));
+
+
+--
+-- Name: job_archive_terms_tsv_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_terms_tsv_idx ON public.job_archive_terms USING gin (term_tsv);
+
+
+--
 -- Name: job_archive_title_tsv_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX job_archive_title_tsv_idx ON public.job_archive USING gin (title_tsv);
+
+
+--
+-- Name: job_archive_titles_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX job_archive_titles_key ON public.job_archive_titles USING btree (md5(job_title));
+
+
+--
+-- Name: job_archive_titles_tsv_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_archive_titles_tsv_idx ON public.job_archive_titles USING gin (title_tsv);
 
 
 --
@@ -1448,6 +1808,20 @@ CREATE INDEX job_locations_city_idx ON public.job_locations USING btree (lower(c
 --
 
 CREATE INDEX job_locations_latlng_idx ON public.job_locations USING btree (lat, lng);
+
+
+--
+-- Name: job_sources_application_link_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_sources_application_link_idx ON public.job_sources USING hash (application_link);
+
+
+--
+-- Name: job_sources_job_board_link_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX job_sources_job_board_link_idx ON public.job_sources USING hash (job_board_link);
 
 
 --
@@ -1521,6 +1895,13 @@ CREATE INDEX jobs_expired_idx ON public.jobs USING btree (date_expired DESC, id)
 
 
 --
+-- Name: jobs_insights_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_insights_idx ON public.jobs USING btree (date_posted, id) INCLUDE (expired, company_id, location_type, job_type, experience_level, job_categories, salary_annual_min, salary_annual_max, salary_currency);
+
+
+--
 -- Name: jobs_job_board_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1546,6 +1927,20 @@ CREATE INDEX jobs_keywords_tsv_idx ON public.jobs USING gin (keywords_tsv);
 --
 
 CREATE INDEX jobs_location_type_idx ON public.jobs USING btree (location_type, date_posted DESC, id DESC) WHERE (NOT expired);
+
+
+--
+-- Name: jobs_md5_hash_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_md5_hash_idx ON public.jobs USING btree (md5_hash);
+
+
+--
+-- Name: jobs_md5_hash_live_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX jobs_md5_hash_live_key ON public.jobs USING btree (md5_hash) WHERE (NOT expired);
 
 
 --
@@ -1591,10 +1986,10 @@ CREATE INDEX jobs_yoe_idx ON public.jobs USING btree (yoe_min, yoe_max) WHERE (N
 
 
 --
--- Name: meter_leases_holder_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: meter_reservations_meter_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX meter_leases_holder_idx ON public.meter_leases USING btree (holder);
+CREATE INDEX meter_reservations_meter_idx ON public.meter_reservations USING btree (account_id, meter, period_start, expires_at);
 
 
 --
@@ -1626,24 +2021,31 @@ CREATE INDEX usage_ledger_meter_idx ON public.usage_ledger USING btree (account_
 
 
 --
--- Name: account_allowances account_allowances_billing_epoch; Type: TRIGGER; Schema: public; Owner: -
+-- Name: job_archive job_archive_index_inserted; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER account_allowances_billing_epoch AFTER INSERT OR DELETE OR UPDATE ON public.account_allowances FOR EACH STATEMENT EXECUTE FUNCTION public.bump_billing_epoch();
-
-
---
--- Name: accounts accounts_billing_epoch; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER accounts_billing_epoch AFTER DELETE OR UPDATE ON public.accounts FOR EACH STATEMENT EXECUTE FUNCTION public.bump_billing_epoch();
+CREATE TRIGGER job_archive_index_inserted AFTER INSERT ON public.job_archive REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.job_archive_index_written();
 
 
 --
--- Name: api_keys api_keys_billing_epoch; Type: TRIGGER; Schema: public; Owner: -
+-- Name: job_archive job_archive_index_updated; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER api_keys_billing_epoch AFTER DELETE OR UPDATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION public.bump_billing_epoch();
+CREATE TRIGGER job_archive_index_updated AFTER UPDATE ON public.job_archive REFERENCING NEW TABLE AS written FOR EACH STATEMENT EXECUTE FUNCTION public.job_archive_index_written();
+
+
+--
+-- Name: job_archive job_archive_place_keys; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER job_archive_place_keys BEFORE INSERT ON public.job_archive FOR EACH ROW EXECUTE FUNCTION public.job_archive_place_keys();
+
+
+--
+-- Name: job_archive job_archive_unindex_deleted; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER job_archive_unindex_deleted AFTER DELETE ON public.job_archive REFERENCING OLD TABLE AS deleted FOR EACH STATEMENT EXECUTE FUNCTION public.job_archive_unindex_deleted();
 
 
 --
@@ -1658,13 +2060,6 @@ CREATE TRIGGER jobs_embedding_stale AFTER UPDATE OF job_title, company_id, locat
 --
 
 CREATE TRIGGER jobs_expired_at_insert BEFORE INSERT ON public.jobs FOR EACH ROW WHEN (new.expired) EXECUTE FUNCTION public.jobs_stamp_expired_at();
-
-
---
--- Name: plan_meters plan_meters_billing_epoch; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER plan_meters_billing_epoch AFTER INSERT OR DELETE OR UPDATE ON public.plan_meters FOR EACH STATEMENT EXECUTE FUNCTION public.bump_billing_epoch();
 
 
 --
@@ -1704,6 +2099,22 @@ ALTER TABLE ONLY public.company_contacts
 
 ALTER TABLE ONLY public.embedding_cache
     ADD CONSTRAINT embedding_cache_model_fkey FOREIGN KEY (model_id) REFERENCES public.embedding_models(id) ON DELETE CASCADE;
+
+
+--
+-- Name: job_archive_place_points job_archive_place_points_place_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_place_points
+    ADD CONSTRAINT job_archive_place_points_place_id_fkey FOREIGN KEY (place_id) REFERENCES public.job_archive_places(id);
+
+
+--
+-- Name: job_archive_places job_archive_places_country_set_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.job_archive_places
+    ADD CONSTRAINT job_archive_places_country_set_id_fkey FOREIGN KEY (country_set_id) REFERENCES public.job_archive_country_sets(id);
 
 
 --
@@ -1755,11 +2166,11 @@ ALTER TABLE ONLY public.jobs
 
 
 --
--- Name: meter_leases meter_leases_meter_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: meter_reservations meter_reservations_meter_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
-ALTER TABLE ONLY public.meter_leases
-    ADD CONSTRAINT meter_leases_meter_fkey FOREIGN KEY (account_id, meter, period_start) REFERENCES public.usage_meters(account_id, meter, period_start) ON DELETE CASCADE;
+ALTER TABLE ONLY public.meter_reservations
+    ADD CONSTRAINT meter_reservations_meter_fkey FOREIGN KEY (account_id, meter, period_start) REFERENCES public.usage_meters(account_id, meter, period_start) ON DELETE CASCADE;
 
 
 --
@@ -1806,5 +2217,5 @@ ALTER TABLE ONLY public.usage_meters
 -- PostgreSQL database dump complete
 --
 
-\unrestrict schemasql
+\unrestrict 1eeTEWDe0GeV9gK0cdv0l8QQ6gc16Nv2ps8Cer4U9q2LCvBLlvtJDgIViMYYL7f
 

@@ -114,8 +114,9 @@ test('the routes fuzzed are every route the app mounts', (t) => {
     'GET /v2/jobs/data/subindustries', 'GET /healthz', 'GET /v2/openapi.json', 'GET /docs', 'GET /docs/:file',
   ]) t.true(names.includes(known), known)
   t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), [
-    '/v2/embed', '/v2/jobs/contacts', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/neural-search', '/v2/jobs/search', '/v2/jobs/vsearch',
-    '/v2/platform/companies/search', '/v2/resumes', '/v2/resumes/embed',
+    '/v2/embed', '/v2/jobs/contacts', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/historical/export',
+    '/v2/jobs/historical/search', '/v2/jobs/insights', '/v2/jobs/neural-search', '/v2/jobs/salary-benchmark', '/v2/jobs/search', '/v2/jobs/vsearch',
+    '/v2/platform/companies/:company_slug/insights', '/v2/platform/companies/search', '/v2/resumes', '/v2/resumes/embed',
   ])
   t.true(t.context.routes.find((r) => r.path === '/v2/jobs/search' && r.method === 'GET')!.query.includes('geo_locations'))
 })
@@ -383,6 +384,9 @@ const readyBodies = (real: Real): Record<string, unknown> => ({
   '/v2/embed': { text: 'fuzz' },
   '/v2/jobs/export': { search: {}, format: 'csv' },
   '/v2/jobs/expired-jobs/export': { since: '2026-01-01' },
+  '/v2/jobs/salary-benchmark': { job_title: 'Backend Engineer' },
+  '/v2/jobs/historical/search': { job_titles: ['engineer'] },
+  '/v2/jobs/historical/export': { job_titles: ['engineer'], format: 'csv' },
 })
 
 test.serial('while starting, every route but /healthz is a 503 with Retry-After; once ready, no route is', async (t) => {
