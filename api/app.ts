@@ -52,7 +52,7 @@ export type AppDeps = {
   boss?: PgBoss
   /** where export files and stored resumes are kept; default createFileStore(config) */
   fileStore?: FileStore
-  /** the connections of `sql`'s pool: requests beyond that many wait their turn (middleware/db-slots.ts) */
+  /** the connections of `sql`'s pool: keyed requests beyond that many wait their turn (middleware/db-slots.ts) */
   poolSize?: number
 }
 
@@ -61,6 +61,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.context.jwtSecret = config.jwtSecret
   if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
   app.context.admission = new Admission(admissionSql, config.rateLimits)
+  app.context.dbSlots = dbSlots(poolSize)
   app.on('error', (err: Error, ctx?: Koa.Context) => {
     log.error({ req_id: ctx?.state?.requestId, route: ctx?.routerPath ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
   })
@@ -69,7 +70,6 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.use(requestLog(log))
   app.use(cors())
   app.use(readinessGate(readiness))
-  app.use(dbSlots(poolSize))
 
   const store = fileStore ?? createFileStore(config)
   const resumes = resumeRoutes({

@@ -11,7 +11,8 @@
  * 4. metering: the largest cost reserved before the handler, settled after it (429 + X-Billing-Code: limit_exceeded)
  *
  * One statement answers all four (admission.ts, sql/meters.ts admit), and one more
- * settles the reservation after the handler (metering.ts).
+ * settles the reservation after the handler (metering.ts); all of it, the handler
+ * included, in one of the app's database slots (db-slots.ts).
  *
  * `cost` is a number of units per request, 0 for a route on a meter that costs nothing
  * (it still reports usage headers), or perResult(limitFrom, maxPage) for 1 unit per
@@ -21,6 +22,7 @@ import type { Middleware } from 'koa'
 import { planFeatures, type Feature, type Meter } from '../../sql/meters.ts'
 import { errors } from '../errors.ts'
 import { admissionOf } from './admission.ts'
+import { inSlot } from './db-slots.ts'
 import { credentialOf, type AuthOptions } from './auth.ts'
 import { fixedCost, meterAround, type Cost } from './metering.ts'
 import { enforce } from './rate-limit.ts'
@@ -40,7 +42,7 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
   const costOpt = opts.cost ?? 1
   const cost: Cost | 0 = typeof costOpt === 'number' ? (costOpt === 0 ? 0 : fixedCost(costOpt)) : costOpt
 
-  return async (ctx, next) => {
+  return (ctx, next) => inSlot(ctx, async () => {
     const admission = admissionOf(ctx)
     const who = await credentialOf(ctx, opts)
     const limits = admission.limiter.windows(opts.search ?? false)
@@ -54,5 +56,5 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
     if (!meter) return next()
     const key = { accountId: admitted.account.id, plan: admitted.account.plan, meter, period: admitted.period }
     return meterAround(ctx, next, admission.db, cost, { key, units, reservation: admitted.reservation, state: admitted.state! })
-  }
+  })
 }
