@@ -153,7 +153,9 @@ process.on('exit', () => {
 })
 
 async function startWorker(): Promise<Worker> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl, TASK_CONCURRENCY: '1', DATA_DIR: dataDir, DOWNLOADS_DIR: downloadsDir, LOG_LEVEL: 'info' }
+  // no embedding model: the corpus has no vectors, and a worker with a model would spend
+  // the export's time embedding all of them in the background (docs/embeddings.md)
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl, TASK_CONCURRENCY: '1', DATA_DIR: dataDir, DOWNLOADS_DIR: downloadsDir, LOG_LEVEL: 'info', EMBEDDING_PROVIDER: 'none' }
   delete env.S3_BUCKET
   const node = [process.execPath, '--max-semi-space-size=64', ...WORKER_ARGS, '--import', 'tsx', 'jobs/worker.ts']
   // nice(1) execs node in its own process, so the pid is the worker's and every thread inherits the priority
