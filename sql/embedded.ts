@@ -11,6 +11,7 @@
  * \"\" does not exist") or run inside its transaction. It uses PGlite's public API
  * only; docs/embedded-database.md says what clients still share.
  */
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
@@ -22,6 +23,44 @@ import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch'
 
+/**
+ * PGlite's memory settings. Postgres runs inside this process's WebAssembly heap, which
+ * grows to the largest it has been and never gives memory back, so whatever a setting
+ * lets Postgres take once is held until the process ends (docs/embedded-database.md,
+ * Memory). Given on the command line, they hold for data directories made before them
+ * and are not changed by ALTER SYSTEM.
+ * - shared_buffers: PGlite touches all of shared memory at start, so it is resident from
+ *   the first second: 146 MB with the default 128 MB of buffers, 42 MB with 32 MB. Pages
+ *   not in the buffers come from the OS page cache; ingest and search took the same CPU.
+ * - maintenance_work_mem: what one index build may hold (the demo's HNSW graph of 2,000
+ *   vectors about 8 MB; rebuilt over 16,690 jobs it grew the heap by about 40 MB). A
+ *   larger graph is built more slowly rather than with more memory: at 32 MB, that
+ *   rebuild took twice the CPU. 64 MB, PGlite's default, stated so it stays.
+ * - work_mem: each sort or hash of a query; 4 MB, Postgres's default, stated so it stays.
+ */
+export const MEMORY_SETTINGS = { shared_buffers: '32MB', maintenance_work_mem: '64MB', work_mem: '4MB' } as const
+
+const startParams = [...PGlite.defaultStartParams, ...Object.entries(MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
+
+/**
+ * Creates a data directory (initdb) in a child process. PGlite runs initdb in a second
+ * instance of itself beside the first, and that instance's heap and copy of the data
+ * directory (300–400 MB) stay in this process until V8 happens to collect them, which it
+ * may not do for minutes; a child process returns them when it exits.
+ */
+async function initDataDir(pgDir: string) {
+  const code = `const { PGlite } = await import(${JSON.stringify(import.meta.resolve('@electric-sql/pglite'))})
+    const db = await PGlite.create(${JSON.stringify(pgDir)}, { startParams: ${JSON.stringify(startParams)} })
+    await db.close()`
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('exit', (status) => (status === 0 ? resolve() : reject(new Error(`could not create the embedded database in ${pgDir} (exit ${status}): ${stderr.trim()}`))))
+  })
+}
+
 // Untyped requests a client may send before its startup packet (first int: length, second: code)
 const SSL_REQUEST = 80877103
 const GSSENC_REQUEST = 80877104
@@ -29,6 +68,9 @@ const CANCEL_REQUEST = 80877102
 const MAX_STARTUP = 10_000
 
 const TERMINATE = 0x58 // 'X'
+const PARSE = 0x50 // 'P'
+const CLOSE = 0x43 // 'C'
+const STATEMENT = 0x53 // 'S': what a Close closes
 const READY_FOR_QUERY = 0x5a // 'Z'
 const IDLE = 0x49 // 'I': ReadyForQuery's status outside a transaction block
 /** Sync, Query, FunctionCall: the backend answers each with ReadyForQuery. */
@@ -50,6 +92,15 @@ const frame = (type: string, body: string) => {
  */
 const RESET = [frame('Q', 'ROLLBACK\0'), frame('S', ''), frame('Q', 'ROLLBACK\0')]
 
+/**
+ * Closes a leaving client's named prepared statements, then a Sync. They live in the
+ * session, not in the connection, so without this every statement of every connection
+ * that ever closed (an ingest's 500-row inserts: about 1 MB of plan each; a pool's
+ * connections at the end of their lifetime) would stay in PGlite's heap until it stops.
+ * Closing a statement that does not exist (its Parse failed) is not an error.
+ */
+const closeStatements = (names: Iterable<string>) => [...[...names].map((name) => frame('C', `S${name}\0`)), frame('S', '')]
+
 type Message = { bytes: Buffer; endsTurn: boolean }
 
 type Conn = {
@@ -59,6 +110,8 @@ type Conn = {
   need: number // bytes needed before the next message can be split off
   started: boolean // startup packet seen
   inbox: Message[]
+  /** named prepared statements this client has parsed and not closed */
+  statements: Set<string>
   gone: boolean
   busy: boolean
   done: Promise<void>
@@ -69,7 +122,8 @@ class SessionServer {
   readonly server = net.createServer((socket) => this.accept(socket))
   private conns = new Set<Conn>()
   private holder: Conn | null = null
-  private waiting: { conn: Conn; wake: () => void }[] = []
+  // `leaving`: a client that has gone and waits only to close its statements
+  private waiting: { conn: Conn; wake: () => void; leaving?: boolean }[] = []
 
   constructor(private db: PGlite, maxConnections: number) {
     this.server.maxConnections = maxConnections
@@ -97,7 +151,7 @@ class SessionServer {
 
   private accept(socket: net.Socket) {
     socket.setNoDelay(true)
-    const conn: Conn = { socket, chunks: [], size: 0, need: 8, started: false, inbox: [], gone: false, busy: false, done: Promise.resolve() }
+    const conn: Conn = { socket, chunks: [], size: 0, need: 8, started: false, inbox: [], statements: new Set(), gone: false, busy: false, done: Promise.resolve() }
     this.conns.add(conn)
     socket.on('data', (data) => {
       this.read(conn, data)
@@ -110,7 +164,7 @@ class SessionServer {
   private drop(conn: Conn) {
     conn.socket.destroy()
     conn.gone = true
-    const at = this.waiting.findIndex((w) => w.conn === conn)
+    const at = this.waiting.findIndex((w) => w.conn === conn && !w.leaving)
     if (at !== -1) this.waiting.splice(at, 1)[0].wake()
     this.kick(conn)
   }
@@ -165,12 +219,25 @@ class SessionServer {
         conn.need = 1 + length
         break
       }
-      conn.inbox.push({ bytes: buf.subarray(0, 1 + length), endsTurn: TURN_ENDS.has(buf[0]) })
+      const bytes = buf.subarray(0, 1 + length)
+      conn.inbox.push({ bytes, endsTurn: TURN_ENDS.has(buf[0]) })
+      this.track(conn, bytes)
       buf = buf.subarray(1 + length)
     }
     conn.chunks = buf.length ? [buf] : []
     conn.size = buf.length
     if (conn.size === 0) conn.need = conn.started ? 5 : 8
+  }
+
+  /** Notes the named statements a Parse creates and a Close removes (the unnamed one needs no closing). */
+  private track(conn: Conn, msg: Buffer) {
+    const nameAt = msg[0] === PARSE ? 5 : msg[0] === CLOSE && msg[5] === STATEMENT ? 6 : -1
+    if (nameAt === -1) return
+    const end = msg.indexOf(0, nameAt)
+    if (end <= nameAt) return
+    const name = msg.toString('utf8', nameAt, end)
+    if (msg[0] === PARSE) conn.statements.add(name)
+    else conn.statements.delete(name)
   }
 
   private kick(conn: Conn) {
@@ -213,7 +280,14 @@ class SessionServer {
       }
       if (conn.gone) {
         this.conns.delete(conn)
-        if (this.holder === conn) await this.reset(conn)
+        if (this.holder === conn) await this.reset(conn, [...RESET, ...(conn.statements.size ? closeStatements(conn.statements) : [])])
+        else if (conn.statements.size) {
+          // its turn, behind the clients already waiting, only to close what it prepared
+          if (this.holder) await new Promise<void>((wake) => this.waiting.push({ conn, wake, leaving: true }))
+          else this.holder = conn
+          await this.reset(conn, closeStatements(conn.statements))
+        }
+        conn.statements.clear()
       }
     } finally {
       conn.busy = false
@@ -227,9 +301,9 @@ class SessionServer {
     next?.wake()
   }
 
-  private async reset(conn: Conn) {
+  private async reset(conn: Conn, messages: Buffer[]) {
     try {
-      for (const msg of RESET) {
+      for (const msg of messages) {
         await this.db.runExclusive(() => this.db.execProtocolRawStream(msg, { onRawData: () => {} }))
       }
     } catch {
@@ -299,8 +373,11 @@ export async function startEmbedded({ dataDir, port }: { dataDir: string | null;
     takeLock(dataDir)
   }
   try {
-    const db = await PGlite.create(dataDir ? path.join(dataDir, 'pg') : 'memory://', {
+    const pgDir = dataDir ? path.join(dataDir, 'pg') : null
+    if (pgDir && !fs.existsSync(path.join(pgDir, 'PG_VERSION'))) await initDataDir(pgDir)
+    const db = await PGlite.create(pgDir ?? 'memory://', {
       extensions: { vector, pg_trgm, cube, earthdistance, unaccent, fuzzystrmatch },
+      startParams,
     })
     const server = new SessionServer(db, 64)
     const bound = await server.listen(port).catch(async (e) => {

@@ -2,16 +2,19 @@
  * Vector search over jobs.embedding (pgvector HNSW, cosine distance `<=>`, the
  * index's vector_cosine_ops): POST /v2/jobs/vsearch's nearest jobs, and
  * POST /v2/jobs/neural-search's ranking, which fuses the vector rank with the lexical
- * text rank by reciprocal rank fusion in one statement. docs/vector-search.md has the
- * design.
+ * text rank by reciprocal rank fusion. docs/vector-search.md has the design.
  *
- * The filters are search's (whereClause), so every lexical filter narrows. A filtered
- * HNSW scan alone stops after ef_search candidates and, when the filters reject most
- * of them, returns fewer rows than asked for; hnsw.iterative_scan = relaxed_order
- * (pgvector 0.8) lets the scan go on until LIMIT rows pass the filters (or
- * hnsw.max_scan_tuples are visited), and a materialized CTE puts what it found back in
- * exact distance order. Both settings are set locally, so each search runs in a
- * transaction of its own.
+ * The filters are search's (whereClause), so every lexical filter narrows. How the
+ * nearest jobs within them are found is chosen per query from how many jobs the
+ * filters match (`locate`, docs/vector-search.md, Plans): the HNSW index scanned
+ * iteratively (hnsw.iterative_scan = relaxed_order, pgvector 0.8: the scan goes on
+ * until LIMIT rows pass the filters) where they match many; one HNSW batch, then a scan
+ * of the matching jobs if the batch comes back short, in between; the scan alone where
+ * they match few. The scan ranks the matches by the Hamming distance of their vectors'
+ * signs (jobs.embedding_bits, migration 0022, in the row) and re-ranks the best few
+ * hundred by exact distance, so it never reads more than those few hundred vectors
+ * from TOAST. The settings are set locally, so each search runs in a transaction of
+ * its own.
  *
  * A query vector is compared only with vectors its model made (jobs.embedding_model).
  */
@@ -70,23 +73,125 @@ export type VectorQuery = {
   exclude?: string[]
   /** the lowest cosine similarity kept */
   minScore?: number | null
+  /** one plan for every query, whatever the filters match (the tests' and the bench's comparisons); chosen by `locate` otherwise */
+  plan?: VectorPlan
+  /** other thresholds for the rule (the tests show each of its branches on a small table); PLAN_RULE otherwise */
+  rule?: Partial<PlanRule>
 }
 
 export type Slice = { offset: number; limit: number; raw: boolean }
+
+// --- plans ------------------------------------------------------------------------------
+
+/**
+ * How the nearest jobs within the filters are found:
+ * - `batch`: one HNSW batch (ef_search candidates, no iteration), kept when `depth`
+ *   of its jobs pass the filters;
+ * - `index`: the HNSW index, scanned iteratively until the LIMIT's rows have passed
+ *   the filters, inside the statement that ranks them;
+ * - `scan`: every job that passes the filters, by exact distance when they are at
+ *   most SCAN_DIRECT, otherwise ranked by the Hamming distance of its vector's signs
+ *   and the best rerankDepth re-ranked by exact distance.
+ */
+export type VectorPlan = 'index' | 'batch' | 'scan'
+
+/**
+ * Filters the planner expects to match at most this many jobs go straight to the scan:
+ * it reads just the matches, where an HNSW scan would visit many jobs for each one
+ * that passes. A scan that finds at most this many computes every match's distance
+ * exactly, whatever the signs say: reading 1,000 vectors from TOAST took about 7 ms
+ * (100,000 jobs, a busy machine), against 3 ms for the 400 a shortlist reads.
+ */
+export const SCAN_DIRECT = 1_000
+/**
+ * The most matches a scan reads: it reads each one's row, so its cost grows with them.
+ * A filter estimated to match more is left to the iterative index scan; a scan that
+ * finds more (the estimate was low) stops and leaves the search to it too.
+ */
+export const SCAN_MAX = 15_000
+/** The largest HNSW batch, and the iterative scan's candidate list under a filter whose matches lie away from the query: hnsw.ef_search as high accuracy sets it. */
+export const BATCH_MAX = 400
+/**
+ * Under a filter, the iterative index scan goes on until this many rows past those
+ * asked for have passed it, and the nearest of all by exact distance are kept: past
+ * its first batch the scan finds matches only roughly in order, and stopping at the
+ * first `depth` missed nearer ones (recall@10 of job queries 0.93 against 0.99 for two
+ * job categories, 12.7 % of 100,000 jobs).
+ */
+export const INDEX_EXTRA = 30
+/**
+ * How many of the scan's best by Hamming distance are re-ranked by exact distance: at
+ * least RERANK_MIN, and RERANK_PER per job asked for. 768 signs tell vectors apart less
+ * finely than their cosines: over 100,000 generated postings a shortlist of 100 held
+ * 92 % of the 10 nearest, one of 400 about 99 % (docs/vector-search.md, Plans).
+ */
+export const RERANK_MIN = 400
+export const RERANK_PER = 4
+const rerankDepth = (depth: number) => Math.max(RERANK_MIN, RERANK_PER * depth)
+
+/** The thresholds `locate` chooses by. */
+export type PlanRule = { scanDirect: number; scanMax: number; batchMax: number }
+export const PLAN_RULE: PlanRule = { scanDirect: SCAN_DIRECT, scanMax: SCAN_MAX, batchMax: BATCH_MAX }
 
 /**
  * Sets the HNSW scan for the rest of the transaction, and plans each statement for its
  * own values: postgres.js prepares statements, and after five runs Postgres may reuse
  * a generic plan made without knowing the filters' values, which for these queries is
  * a sequential scan computing every job's distance (a filter that keeps 95% of the
- * jobs: 100 ms at 30,000 jobs instead of 5 ms through the index).
+ * jobs: 100 ms at 30,000 jobs instead of 5 ms through the index). JIT compilation is
+ * off: a scan of thousands of rows costs enough to trigger it, and its compile time
+ * (tens of milliseconds) is more than these statements take.
  */
 async function tuneScan(tx: Db, accuracy: Accuracy) {
   await tx`
     select set_config('hnsw.ef_search', ${String(EF_SEARCH[accuracy])}, true),
       set_config('hnsw.iterative_scan', 'relaxed_order', true),
-      set_config('plan_cache_mode', 'force_custom_plan', true)`
+      set_config('plan_cache_mode', 'force_custom_plan', true),
+      set_config('jit', 'off', true)`
 }
+
+/**
+ * Runs `statement` with the planner held to the HNSW index for the nearest jobs: with
+ * sorts priced out, an ordered index scan is the only way to the LIMIT's nearest rows.
+ * Left to itself, the planner reads a filter's matches and sorts them by distance when
+ * it expects few, without counting the read of each one's vector from TOAST.
+ */
+async function throughIndex<T>(tx: Db, statement: () => Promise<T>) {
+  await tx`select set_config('enable_sort', 'off', true)`
+  try {
+    return await statement()
+  } finally {
+    await tx`select set_config('enable_sort', 'on', true)`
+  }
+}
+
+/**
+ * Runs `statement` reading jobs through bitmap scans only: the filters' and text
+ * terms' indexes (GIN above all) find the matches, and only their pages are read.
+ * Left to itself, the planner often read every live job through a partial index on
+ * `not expired` and tested each one, since it does not count what reading a row from
+ * TOAST or from outside shared buffers costs (docs/vector-search.md, Plans).
+ */
+async function throughBitmaps<T>(tx: Db, statement: () => Promise<T>) {
+  await tx`select set_config('enable_indexscan', 'off', true), set_config('enable_seqscan', 'off', true)`
+  try {
+    return await statement()
+  } finally {
+    await tx`select set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true)`
+  }
+}
+
+/**
+ * Whether the filters read the company's row (the conditions of search's whereClause
+ * on `c`). The statements that read every match through bitmap scans leave the join
+ * out without them: joining read and hashed all the companies each time, a third of a
+ * scan of 10,000 matches.
+ */
+const readsCompany = (f: SearchFilters) =>
+  Boolean(f.companyName || f.companySlug || f.sizeBuckets?.length || f.industries?.length || f.subindustries?.length || f.hideAgencies || f.companyKeywords)
+
+/** `jobs j`, joined to its company when the filters read it. */
+const jobsFor = (db: Db, f: SearchFilters, jobs = db`jobs j`) => (readsCompany(f) ? db`${jobs} join companies c on c.id = j.company_id` : jobs)
 
 /** Jobs that have a vector of the query's model (a vector implies its model: migration 0004), and are not left out. */
 function comparable(db: Db, q: VectorQuery) {
@@ -98,17 +203,155 @@ const minScore = (db: Db, q: VectorQuery, score: ReturnType<Db>) =>
   q.minScore === undefined || q.minScore === null ? db`true` : db`${score} >= ${q.minScore}`
 
 /**
- * The `depth` nearest jobs that pass the filters, nearest first, as a CTE body: the
- * ORDER BY on the distance alone with a LIMIT is what lets the HNSW index serve it.
+ * The jobs the vector list is drawn from: found ahead (their ids), or by the iterative
+ * index scan inside the ranking statement (ids null), with hnsw.ef_search `ef` and
+ * `extra` rows read past `depth`.
  */
-function nearest(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
-  return db`
+export type Located = { ids: string[] | null; plans: VectorPlan[]; ef?: number; extra?: number }
+
+/**
+ * Chooses the plan for the `depth` nearest jobs within the filters (docs/vector-search.md,
+ * Plans) from the planner's estimates of the jobs the filters match (`matches`) and of
+ * all the jobs searched (`all`):
+ *
+ * - matches ≤ SCAN_DIRECT: the scan, exact;
+ * - otherwise an HNSW batch big enough to hold `depth` matches twice over were they
+ *   spread evenly (2 × depth × all / matches candidates, at least ef_search), when that
+ *   is at most BATCH_MAX. Full: the matches are near the query, and the batch's order
+ *   is the exact one. Some but fewer than `depth`: the matches are near, sparser; the
+ *   iterative index scan, with BATCH_MAX candidates;
+ * - none, or no batch: the matches lie away from the query (or are few against the
+ *   jobs), where the graph's iterative scan reaches them late and only roughly: the
+ *   scan up to SCAN_MAX matches, the iterative index scan with BATCH_MAX candidates
+ *   past that.
+ *
+ * A scan that finds more than SCAN_MAX matches (the estimate was low) gives way to the
+ * index. An index scan under a filter reads INDEX_EXTRA rows more.
+ */
+async function locate(tx: Db, q: VectorQuery, f: SearchFilters, depth: number): Promise<Located> {
+  const rule = { ...PLAN_RULE, ...q.rule }
+  const ef = EF_SEARCH[q.accuracy]
+  if (q.plan === 'index') return { ids: null, plans: ['index'], ef, extra: INDEX_EXTRA }
+  if (q.plan === 'batch') return { ids: await batch(tx, q, f, depth, rule.batchMax), plans: ['batch'] }
+  if (q.plan === 'scan') return { ids: (await scan(tx, q, f, depth, Infinity, rule.scanDirect))!, plans: ['scan'] }
+  const { matches, all } = await estimateMatches(tx, q, f)
+  // without a filter that narrows (the two estimates alike), the index's own order stands
+  const extra = matches < 0.95 * all ? INDEX_EXTRA : 0
+  const plans: VectorPlan[] = []
+  if (matches > rule.scanDirect) {
+    const candidates = Math.max(ef, Math.ceil((2 * depth * all) / matches))
+    if (candidates <= rule.batchMax) {
+      const found = await batch(tx, q, f, depth, candidates)
+      plans.push('batch')
+      if (found.length >= depth) return { ids: found, plans }
+      if (found.length > 0) return { ids: null, plans: [...plans, 'index'], ef: Math.max(ef, rule.batchMax), extra }
+    }
+  }
+  if (matches <= rule.scanMax) {
+    const found = await scan(tx, q, f, depth, rule.scanMax, rule.scanDirect)
+    plans.push('scan')
+    if (found) return { ids: found, plans }
+  }
+  return { ids: null, plans: [...plans, 'index'], ef: Math.max(ef, rule.batchMax), extra }
+}
+
+/**
+ * The planner's estimates, in one planning, of the jobs that pass the filters and of
+ * all the jobs searched (live ones, or every one with include_expired), each with a
+ * vector of the query's model: no row is read.
+ */
+async function estimateMatches(tx: Db, q: VectorQuery, f: SearchFilters) {
+  type Node = { 'Plan Rows': number; Plans?: Node[] }
+  const [row] = await tx<{ 'QUERY PLAN': [{ Plan: Node }] }[]>`
+    explain (format json)
+    select 1 from jobs j join companies c on c.id = j.company_id where ${whereClause(tx, f)} and ${comparable(tx, q)}
+    union all
+    select 1 from jobs j where ${whereClause(tx, { includeExpired: f.includeExpired })} and ${comparable(tx, q)}`
+  const plan = row['QUERY PLAN'][0].Plan
+  // an Append of the two; a planner that proves the filters match nothing leaves the second alone
+  if (plan.Plans?.length === 2) return { matches: plan.Plans[0]['Plan Rows'], all: plan.Plans[1]['Plan Rows'] }
+  return { matches: 0, all: plan['Plan Rows'] }
+}
+
+/**
+ * The ids of up to `depth` nearest jobs within the filters from one HNSW batch of
+ * `size` candidates (at least ef_search and `depth`): those of them that pass the filters.
+ */
+async function batch(tx: Db, q: VectorQuery, f: SearchFilters, depth: number, size: number) {
+  const ef = String(Math.max(EF_SEARCH[q.accuracy], depth, size))
+  await tx`select set_config('hnsw.ef_search', ${ef}, true), set_config('hnsw.iterative_scan', 'off', true)`
+  const rows = await throughIndex(tx, () => tx<{ id: string }[]>`select id::text from (${indexNearest(tx, q, f, depth)}) n`)
+  await tx`select set_config('hnsw.ef_search', ${String(EF_SEARCH[q.accuracy])}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`
+  return rows.map((r) => r.id)
+}
+
+/**
+ * The ids of the jobs within the filters that are nearest by the Hamming distance of
+ * their vectors' signs (`<~>`): rerankDepth(depth) of them, which the ranking
+ * statement orders by exact distance; all of them when there are at most `exactUpTo`
+ * (SCAN_DIRECT), so that the ranking is exact. Reads at most `cap` + 1 matches; null
+ * when there are more.
+ */
+async function scan(tx: Db, q: VectorQuery, f: SearchFilters, depth: number, cap: number, exactUpTo: number) {
+  const bits = tx`binary_quantize(${toSql(q.vector)}::vector)`
+  const rows = await throughBitmaps(tx, () => tx<{ id: string; matches: number }[]>`
+    select id::text, matches::int
+    from (
+      select id, count(*) over () as matches, row_number() over (order by hamming, id) as place
+      from (
+        select j.id, j.embedding_bits <~> ${bits} as hamming
+        from ${jobsFor(tx, f)}
+        where ${whereClause(tx, f)} and ${comparable(tx, q)}
+        ${Number.isFinite(cap) ? tx`limit ${cap + 1}` : tx``}
+      ) matched
+    ) ranked
+    where place <= ${rerankDepth(depth)} or matches <= ${exactUpTo}`)
+  return rows.length > 0 && rows[0].matches > cap ? null : rows.map((r) => r.id)
+}
+
+/**
+ * The `depth` nearest jobs that pass the filters, nearest first, as a CTE body of (id,
+ * company_id, distance): the ORDER BY on the distance alone with a LIMIT is what lets
+ * the HNSW index serve it. With `extra`, the scan reads that many rows more and the
+ * nearest `depth` of all by exact distance are kept.
+ */
+function indexNearest(db: Db, q: VectorQuery, f: SearchFilters, depth: number, extra = 0) {
+  const scanned = db`
     select j.id, j.company_id, j.embedding <=> ${toSql(q.vector)}::vector as distance
     from jobs j join companies c on c.id = j.company_id
     where ${whereClause(db, f)} and ${comparable(db, q)}
     order by distance
+    limit ${depth + extra}`
+  return extra > 0 ? db`select * from (${scanned}) scanned order by distance, id limit ${depth}` : scanned
+}
+
+/**
+ * The `depth` nearest jobs as a CTE body of (id, company_id, distance): through the
+ * index (`found.ids` null), or among the jobs found ahead, their distances computed
+ * exactly. OFFSET 0 keeps the ORDER BY out of the inner query, so the planner computes
+ * the distance of these rows rather than walking the graph for them.
+ */
+function nearest(db: Db, q: VectorQuery, f: SearchFilters, depth: number, found: Located) {
+  if (!found.ids) return indexNearest(db, q, f, depth, found.extra)
+  return db`
+    select * from (
+      select j.id, j.company_id, j.embedding <=> ${toSql(q.vector)}::vector as distance
+      from jobs j
+      where j.id = any(${found.ids}::bigint[]) and ${comparable(db, q)}
+      offset 0
+    ) found
+    order by distance, id
     limit ${depth}`
 }
+
+/** Runs the statement that ranks the vector list: held to the index, with the plan's ef_search, when the index finds the list inside it. */
+async function ranking<T>(tx: Db, found: Located, statement: () => Promise<T>) {
+  if (found.ids) return statement()
+  if (found.ef) await tx`select set_config('hnsw.ef_search', ${String(found.ef)}, true)`
+  return throughIndex(tx, statement)
+}
+
+// --- ranking ----------------------------------------------------------------------------
 
 /**
  * The `depth` best candidates for a query vector, best first, as a CTE body of (id,
@@ -119,8 +362,8 @@ function nearest(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
  * WORD_WEIGHT × the share of the query's words (english stems, stop words left out)
  * that the title has.
  */
-function candidates(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
-  if (!q.words?.length) return db`select n.*, 0::float8 as title_share from (${nearest(db, q, f, depth)}) n`
+function candidates(db: Db, q: VectorQuery, f: SearchFilters, depth: number, found: Located) {
+  if (!q.words?.length) return db`select n.*, 0::float8 as title_share from (${nearest(db, q, f, depth, found)}) n`
   const any = toTsquery(db, { expressions: q.words.map((w) => ({ include: [{ phrase: false, text: w }], exclude: [] })), exclude: [] }).include!
   return db`
     with words as materialized (${wordWeights(db, q.words)})
@@ -128,7 +371,7 @@ function candidates(db: Db, q: VectorQuery, f: SearchFilters, depth: number) {
       select c.id, c.company_id, c.distance,
         coalesce((select sum(w.weight) filter (where j.title_tsv @@ w.q) / nullif(sum(w.weight), 0) from words w), 0) as title_share
       from (
-        (${nearest(db, q, f, depth)})
+        (${nearest(db, q, f, depth, found)})
         union
         (select j.id, j.company_id, j.embedding <=> ${toSql(q.vector)}::vector as distance
           from jobs j join companies c on c.id = j.company_id
@@ -181,11 +424,11 @@ async function records<T extends { id: string }>(db: Db, rows: T[], opts: { raw:
   })
 }
 
-/** The plan of vsearch's nearest-jobs query, for the bench's and tests' check that the HNSW index serves it. */
+/** The plan of the index plan's nearest-jobs query, for the tests' check that the HNSW index serves it. */
 export async function explainNearest(sql: Sql, q: VectorQuery, f: SearchFilters, depth: number) {
   return sql.begin(async (tx) => {
     await tuneScan(tx, q.accuracy)
-    const rows = await tx<{ 'QUERY PLAN': string }[]>`explain ${nearest(tx, q, f, depth)}`
+    const rows = await throughIndex(tx, () => tx<{ 'QUERY PLAN': string }[]>`explain ${indexNearest(tx, q, f, depth)}`)
     return rows.map((r) => r['QUERY PLAN']).join('\n')
   })
 }
@@ -193,9 +436,9 @@ export async function explainNearest(sql: Sql, q: VectorQuery, f: SearchFilters,
 /**
  * `nearest` counts the jobs the vector list held before minScore: none means no job
  * within the filters has a vector of the query's model, which the caller may want to
- * explain.
+ * explain. `plans` are the plans tried, the last one serving (`locate`).
  */
-export type VectorSearchResult = { jobs: (JobRecord & { score: number })[]; total: number; companies: number; nearest: number }
+export type VectorSearchResult = { jobs: (JobRecord & { score: number })[]; total: number; companies: number; nearest: number; plans: VectorPlan[] }
 
 /**
  * POST /v2/jobs/vsearch: the topK nearest jobs that pass the filters and reach
@@ -206,19 +449,20 @@ export async function vectorSearch(sql: Sql, q: VectorQuery, f: SearchFilters, t
     await tuneScan(tx, q.accuracy)
     // with words, a deeper pool: a job the words lift may lie past the topK nearest
     const depth = q.words?.length ? Math.max(topK, WORD_CANDIDATES) : topK
-    const hits = await tx<{ id: string; company_id: string; score: number }[]>`
-      with ranked as materialized (${candidates(tx, q, f, depth)})
+    const found = await locate(tx, q, f, depth)
+    const hits = await ranking(tx, found, () => tx<{ id: string; company_id: string; score: number }[]>`
+      with ranked as materialized (${candidates(tx, q, f, depth, found)})
       select id::text, company_id::text, 1 - distance as score
       from ranked
       order by (1 - distance) + ${WORD_WEIGHT} * title_share desc, distance, id
-      limit ${topK}`
+      limit ${topK}`)
     const kept = q.minScore === undefined || q.minScore === null ? hits : hits.filter((h) => h.score >= q.minScore!)
     const jobs = await records(
       tx,
       kept.slice(s.offset, s.offset + s.limit).map(({ id, score }) => ({ id, score })),
       { raw: s.raw },
     )
-    return { jobs, total: kept.length, companies: new Set(kept.map((h) => h.company_id)).size, nearest: hits.length }
+    return { jobs, total: kept.length, companies: new Set(kept.map((h) => h.company_id)).size, nearest: hits.length, plans: found.plans }
   })
 }
 
@@ -232,8 +476,14 @@ export type NeuralRank = {
   fused_score: number | null
 }
 
-/** `nearest` as in VectorSearchResult: the length of the vector list before score_threshold. */
-export type NeuralSearchResult = { jobs: (JobRecord & Omit<NeuralRank, 'id'>)[]; total: number; ranking: 'rrf' | 'vector'; nearest: number }
+/** `nearest` as in VectorSearchResult: the length of the vector list before score_threshold; `plans` the vector list's. */
+export type NeuralSearchResult = {
+  jobs: (JobRecord & Omit<NeuralRank, 'id'>)[]
+  total: number
+  ranking: 'rrf' | 'vector'
+  nearest: number
+  plans: VectorPlan[]
+}
 
 /** The text terms' exclusions alone: on the vector side they filter, and nothing ranks. */
 const exclusionsOnly = (t: TextQuery | null | undefined): TextQuery | null => (t?.exclude.length ? { expressions: [], exclude: t.exclude } : null)
@@ -253,10 +503,12 @@ export async function neuralSearch(sql: Sql, q: VectorQuery, f: SearchFilters, s
     await tuneScan(tx, q.accuracy)
     const rank = rankQuery(tx, f)
     const vectorFilters = { ...f, titles: exclusionsOnly(f.titles), keywords: exclusionsOnly(f.keywords) }
-    const rows = rank ? await fusedRanking(tx, q, vectorFilters, f, rank) : await vectorRanking(tx, q, vectorFilters)
+    const text = rank ? await textMatches(tx, f, rank) : null
+    const found = await locate(tx, q, vectorFilters, NEURAL_WINDOW)
+    const rows = await ranking(tx, found, () => (text ? fusedRanking(tx, q, vectorFilters, found, text) : vectorRanking(tx, q, vectorFilters, found)))
     const ranked = rows.map(({ nearest: _, ...r }) => r)
     const jobs = await records(tx, ranked.slice(s.offset, s.offset + s.limit), { raw: s.raw, neural: true })
-    return { jobs, total: ranked.length, ranking: rank ? 'rrf' : 'vector', nearest: rows[0]?.nearest ?? 0 }
+    return { jobs, total: ranked.length, ranking: rank ? 'rrf' : 'vector', nearest: rows[0]?.nearest ?? 0, plans: found.plans }
   })
 }
 
@@ -266,9 +518,9 @@ type RankRow = NeuralRank & { nearest: number }
 /** The order of the vector list: similarity, plus the query's words in the title (candidates). */
 const vectorOrder = (tx: Db) => tx`(1 - distance) + ${WORD_WEIGHT} * title_share desc, distance, id`
 
-function vectorRanking(tx: Db, q: VectorQuery, f: SearchFilters) {
+function vectorRanking(tx: Db, q: VectorQuery, f: SearchFilters, found: Located) {
   return tx<RankRow[]>`
-    with nearest as materialized (${candidates(tx, q, f, NEURAL_WINDOW)})
+    with nearest as materialized (${candidates(tx, q, f, NEURAL_WINDOW, found)})
     select id::text, 1 - distance as vector_score, (row_number() over (order by ${vectorOrder(tx)}))::int as vector_rank,
       null::float8 as text_score, null::int as text_rank, null::float8 as fused_score, (select count(*) from nearest)::int as nearest
     from nearest
@@ -276,27 +528,44 @@ function vectorRanking(tx: Db, q: VectorQuery, f: SearchFilters) {
     order by ${vectorOrder(tx)}`
 }
 
-/** The ranking of reciprocal rank fusion, in one statement. */
-function fusedRanking(tx: Db, q: VectorQuery, vectorFilters: SearchFilters, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>) {
+type TextMatches = { ids: string[]; scores: number[] }
+
+/**
+ * The NEURAL_WINDOW best text matches, best first (search's relevance order), in a
+ * statement of their own. The text terms alone pick the matches, in a subquery that
+ * OFFSET 0 keeps apart and that may read jobs through bitmap scans only, so their GIN
+ * indexes find them; the other filters then apply to those rows. Left to choose, the
+ * planner read every live job through a partial index on `not expired` and matched
+ * each one's keywords_tsv, read from TOAST, against the terms, since it does not count
+ * that read: 0.6 to 1.3 s for a keyword in a quarter of 100,000 jobs (docs/vector-search.md).
+ */
+async function textMatches(tx: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>): Promise<TextMatches> {
   const relevance = orderBy(tx, 'relevance', null, true)
+  // the text terms alone: with `not expired` beside them, the planner went back to reading every live job
+  const textTerms = whereClause(tx, { titles: f.titles, keywords: f.keywords, includeExpired: true })
+  const rows = await throughBitmaps(tx, () => tx<{ id: string; score: number }[]>`
+    select j.id::text, ts_rank(j.rank_tsv, ${rank})::float8 as score
+    from ${jobsFor(tx, f, tx`(select * from jobs j where ${textTerms} offset 0) j`)}
+    where ${whereClause(tx, { ...f, titles: null, keywords: null })}
+    order by ${relevance}
+    limit ${NEURAL_WINDOW}`)
+  return { ids: rows.map((r) => r.id), scores: rows.map((r) => r.score) }
+}
+
+/** The ranking of reciprocal rank fusion, in one statement over the vector list and the text matches. */
+function fusedRanking(tx: Db, q: VectorQuery, vectorFilters: SearchFilters, found: Located, text: TextMatches) {
   // a text match's similarity, read only for the matches the vector list lacks, and
   // only where the job has a vector of the query's model
   const distance = tx`case when e.embedding_model = ${q.model} then e.embedding <=> ${toSql(q.vector)}::vector end`
   return tx<RankRow[]>`
-    with nearest as materialized (${candidates(tx, q, vectorFilters, NEURAL_WINDOW)}),
+    with nearest as materialized (${candidates(tx, q, vectorFilters, NEURAL_WINDOW, found)}),
     vector_ranked as (
       select id, distance, row_number() over (order by ${vectorOrder(tx)}) as vector_rank
       from nearest
     ),
     text_ranked as (
-      select j.id, j.score as text_score, row_number() over (order by ${relevance}) as text_rank
-      from (
-        select j.id, j.date_posted, ts_rank(j.rank_tsv, ${rank})::float8 as score
-        from jobs j join companies c on c.id = j.company_id
-        where ${whereClause(tx, f)}
-        order by ${relevance}
-        limit ${NEURAL_WINDOW}
-      ) j
+      select t.id, t.text_score, t.text_rank
+      from unnest(${text.ids}::bigint[], ${text.scores}::float8[]) with ordinality as t(id, text_score, text_rank)
     ),
     fused as (
       select coalesce(v.id, t.id) as id,

