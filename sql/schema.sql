@@ -6,7 +6,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict 1eeTEWDe0GeV9gK0cdv0l8QQ6gc16Nv2ps8Cer4U9q2LCvBLlvtJDgIViMYYL7f
+\restrict schemasql
 
 -- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
 -- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
@@ -925,6 +925,7 @@ CREATE TABLE public.jobs (
     embedding_model integer,
     expired_at timestamp with time zone,
     embedded_at timestamp with time zone,
+    embedding_bits bit(768) GENERATED ALWAYS AS ((public.binary_quantize(embedding))::bit(768)) STORED,
     CONSTRAINT jobs_embedding_model_check CHECK (((embedding_model IS NULL) OR (embedding IS NOT NULL))),
     CONSTRAINT jobs_experience_level_check CHECK ((experience_level = ANY (ARRAY['Entry'::text, 'Junior'::text, 'Mid'::text, 'Senior'::text, 'Executive'::text]))),
     CONSTRAINT jobs_expired_at_check CHECK ((expired = (expired_at IS NOT NULL))),
@@ -937,6 +938,7 @@ ALTER TABLE ONLY public.jobs ALTER COLUMN place_keys SET STORAGE MAIN;
 ALTER TABLE ONLY public.jobs ALTER COLUMN job_categories SET STORAGE MAIN;
 ALTER TABLE ONLY public.jobs ALTER COLUMN title_tsv SET STORAGE MAIN;
 ALTER TABLE ONLY public.jobs ALTER COLUMN rank_tsv SET STORAGE MAIN;
+ALTER TABLE ONLY public.jobs ALTER COLUMN embedding_bits SET STORAGE MAIN;
 
 
 --
@@ -1958,6 +1960,13 @@ CREATE INDEX jobs_salary_sort_idx ON public.jobs USING btree (COALESCE(salary_an
 
 
 --
+-- Name: jobs_title_lower_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_title_lower_idx ON public.jobs USING btree (lower(job_title)) WHERE (NOT expired);
+
+
+--
 -- Name: jobs_title_tsv_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2217,5 +2226,5 @@ ALTER TABLE ONLY public.usage_meters
 -- PostgreSQL database dump complete
 --
 
-\unrestrict 1eeTEWDe0GeV9gK0cdv0l8QQ6gc16Nv2ps8Cer4U9q2LCvBLlvtJDgIViMYYL7f
+\unrestrict schemasql
 
