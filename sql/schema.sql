@@ -6,7 +6,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict schemasql
+\restrict OXgrdSrIFEjEF8OYxwjdiAGjcdhOHjQIqXsyFJ67KiN4rGEbKeddMCC0uIU6f4d
 
 -- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
 -- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
@@ -341,12 +341,18 @@ CREATE FUNCTION public.refresh_company_stats(ids bigint[]) RETURNS integer
   with fresh as (
     select c.id, p.live_jobs, p.live_boards,
       array(
-        select distinct term from jobs j, unnest(j.technologies || j.benefits) term
-        where j.company_id = c.id and not j.expired order by term
+        select distinct term
+        from (select j.expired, j.technologies, j.benefits from jobs j where j.company_id = c.id offset 0) j,
+          unnest(j.technologies || j.benefits) term
+        where not j.expired
+        order by term
       ) as live_terms,
       array(
-        select distinct k from jobs j, unnest(j.place_keys) k
-        where j.company_id = c.id and not j.expired order by k
+        select distinct k
+        from (select j.expired, j.place_keys from jobs j where j.company_id = c.id offset 0) j,
+          unnest(j.place_keys) k
+        where not j.expired
+        order by k
       ) as live_place_keys,
       company_types_of(c.name, c.type, c.size_bucket, c.description_summary, c.remote_policy, c.is_recruiting_agency,
                        c.industries, c.subindustries, p.postings, p.remote_postings, p.agency_postings) as company_types
@@ -2226,5 +2232,5 @@ ALTER TABLE ONLY public.usage_meters
 -- PostgreSQL database dump complete
 --
 
-\unrestrict schemasql
+\unrestrict OXgrdSrIFEjEF8OYxwjdiAGjcdhOHjQIqXsyFJ67KiN4rGEbKeddMCC0uIU6f4d
 
