@@ -128,7 +128,7 @@ export async function listLiveJobIdsToEmbed(db: Db, model: number) {
 /**
  * The live jobs still waiting for a vector of `model` (none yet, or another model's):
  * what vector search cannot find until the background embedding reaches them.
- * Counted through jobs_embedding_model_idx (live jobs by model).
+ * Found through jobs_embedding_model_idx (jobs by model).
  */
 export async function countLiveWithoutVector(db: Db, model: number) {
   const [{ n }] = await db<{ n: number }[]>`

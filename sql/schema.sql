@@ -6,7 +6,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict OXgrdSrIFEjEF8OYxwjdiAGjcdhOHjQIqXsyFJ67KiN4rGEbKeddMCC0uIU6f4d
+\restrict schemasql
 
 -- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
 -- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
@@ -1878,7 +1878,7 @@ CREATE INDEX jobs_embedding_idx ON public.jobs USING hnsw (embedding public.vect
 -- Name: jobs_embedding_model_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_model_idx ON public.jobs USING btree (embedding_model) WHERE (NOT expired);
+CREATE INDEX jobs_embedding_model_idx ON public.jobs USING btree (embedding_model);
 
 
 --
@@ -1969,7 +1969,7 @@ CREATE INDEX jobs_salary_sort_idx ON public.jobs USING btree (COALESCE(salary_an
 -- Name: jobs_title_lower_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_title_lower_idx ON public.jobs USING btree (lower(job_title)) WHERE (NOT expired);
+CREATE INDEX jobs_title_lower_idx ON public.jobs USING btree (lower(job_title));
 
 
 --
@@ -2232,5 +2232,5 @@ ALTER TABLE ONLY public.usage_meters
 -- PostgreSQL database dump complete
 --
 
-\unrestrict OXgrdSrIFEjEF8OYxwjdiAGjcdhOHjQIqXsyFJ67KiN4rGEbKeddMCC0uIU6f4d
+\unrestrict schemasql
 
