@@ -134,8 +134,12 @@ function embeddingConfig(env: NodeJS.ProcessEnv, dataDir: string) {
     openaiApiKey: env.OPENAI_API_KEY || null,
     /** texts per model call */
     batch: inRange(env, 'EMBEDDING_BATCH', 16, 1, 512),
-    /** use: worker threads running the model (each about 300 MB), started as work queues up */
-    threads: inRange(env, 'EMBEDDING_THREADS', Math.min(2, os.availableParallelism()), 1, 64),
+    /**
+     * use: worker threads running the model (each 150–200 MB), started as work queues up.
+     * One on the embedded database, whose server holds Postgres too: two kept the server
+     * over 800 MB while it embedded an ingest (docs/embedded-database.md, Memory).
+     */
+    threads: inRange(env, 'EMBEDDING_THREADS', env.DATABASE_URL ? Math.min(2, os.availableParallelism()) : 1, 1, 64),
     /** a queued batch of postings to embed not finished after this long is taken for dead (its worker died) and retried (jobs/embed-vectors.ts) */
     expireSeconds: inRange(env, 'EMBED_EXPIRE_SECONDS', 300, 1, 86_400),
   }

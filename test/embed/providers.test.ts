@@ -219,6 +219,9 @@ test('config: EMBEDDING_PROVIDER and its neighbours', (t) => {
   const c = loadConfig({}).embedding
   t.is(c.provider, 'use')
   t.is(c.batch, 16)
+  t.is(c.threads, 1, 'one model thread on the embedded database')
+  t.is(loadConfig({ DATABASE_URL: 'postgres://db/x' }).embedding.threads, Math.min(2, os.availableParallelism()))
+  t.is(loadConfig({ EMBEDDING_THREADS: '3' }).embedding.threads, 3)
   t.true(createEmbedder(c) instanceof UseEmbedder)
   t.is(createEmbedder(loadConfig({ EMBEDDING_PROVIDER: 'none' }).embedding), null)
   t.throws(() => loadConfig({ EMBEDDING_PROVIDER: 'word2vec' }), { message: /EMBEDDING_PROVIDER must be one of use, transformers, openai, none/ })
