@@ -347,20 +347,24 @@ for (const format of ['json', 'csv'] as const) {
   }
 }
 
-console.log(`\nSearch over HTTP (the mix of 20 searches, whole passes) without an export running and while a ${BIG.toLocaleString('en-US')}-job export runs in the worker:\n`)
-console.log('| round | export | passes without | median ms | p90 ms | passes during | median ms | p90 ms | median ratio | p90 ratio | export s | load average without / during |')
-console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
-rounds.forEach((r, i) =>
+// BENCH_ROUNDS=0: no search rounds to report
+let ratio = NaN
+if (rounds.length) {
+  console.log(`\nSearch over HTTP (the mix of 20 searches, whole passes) without an export running and while a ${BIG.toLocaleString('en-US')}-job export runs in the worker:\n`)
+  console.log('| round | export | passes without | median ms | p90 ms | passes during | median ms | p90 ms | median ratio | p90 ratio | export s | load average without / during |')
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|')
+  rounds.forEach((r, i) =>
+    console.log(
+      `| ${i + 1} | ${r.exp.format} | ${r.basePasses} | ${median(r.base).toFixed(1)} | ${pct(r.base, 90).toFixed(1)} | ${r.duringPasses} | ${median(r.during).toFixed(1)} | ${pct(r.during, 90).toFixed(1)} | ${(median(r.during) / median(r.base)).toFixed(2)} | ${(pct(r.during, 90) / pct(r.base, 90)).toFixed(2)} | ${r.exp.wallS.toFixed(1)} | ${r.loadBase.toFixed(1)} / ${r.loadDuring.toFixed(1)} |`,
+    ),
+  )
+  const allBase = rounds.flatMap((r) => r.base)
+  const allDuring = rounds.flatMap((r) => r.during)
+  ratio = median(allDuring) / median(allBase)
   console.log(
-    `| ${i + 1} | ${r.exp.format} | ${r.basePasses} | ${median(r.base).toFixed(1)} | ${pct(r.base, 90).toFixed(1)} | ${r.duringPasses} | ${median(r.during).toFixed(1)} | ${pct(r.during, 90).toFixed(1)} | ${(median(r.during) / median(r.base)).toFixed(2)} | ${(pct(r.during, 90) / pct(r.base, 90)).toFixed(2)} | ${r.exp.wallS.toFixed(1)} | ${r.loadBase.toFixed(1)} / ${r.loadDuring.toFixed(1)} |`,
-  ),
-)
-const allBase = rounds.flatMap((r) => r.base)
-const allDuring = rounds.flatMap((r) => r.during)
-const ratio = median(allDuring) / median(allBase)
-console.log(
-  `| **all** | | ${rounds.reduce((a, r) => a + r.basePasses, 0)} | **${median(allBase).toFixed(1)}** | **${pct(allBase, 90).toFixed(1)}** | ${rounds.reduce((a, r) => a + r.duringPasses, 0)} | **${median(allDuring).toFixed(1)}** | **${pct(allDuring, 90).toFixed(1)}** | **${ratio.toFixed(2)}** | **${(pct(allDuring, 90) / pct(allBase, 90)).toFixed(2)}** | | |`,
-)
+    `| **all** | | ${rounds.reduce((a, r) => a + r.basePasses, 0)} | **${median(allBase).toFixed(1)}** | **${pct(allBase, 90).toFixed(1)}** | ${rounds.reduce((a, r) => a + r.duringPasses, 0)} | **${median(allDuring).toFixed(1)}** | **${pct(allDuring, 90).toFixed(1)}** | **${ratio.toFixed(2)}** | **${(pct(allDuring, 90) / pct(allBase, 90)).toFixed(2)}** | | |`,
+  )
+}
 
 console.log('\nTargets:\n')
 console.log('| measure | figure | target | |')
