@@ -161,7 +161,7 @@ const vsearchDoc = [
     'search_type job and resume rank by similarity alone.',
   '',
   `**accuracy**: \`low\`, \`medium\` (default) and \`high\` set the HNSW search's candidate list (hnsw.ef_search ${EF_SEARCH.low}, ${EF_SEARCH.medium}, ${EF_SEARCH.high}): ` +
-    'higher finds more of the exact nearest neighbours and takes longer. Filtered searches scan the index iteratively, so a selective filter still fills top_k.',
+    'higher finds more of the exact nearest neighbours and takes longer. Under filters, each search reads the index until top_k jobs pass them, or scans the jobs they match, as the planner\'s estimate of those jobs says, so any filter fills top_k with near-exact neighbours.',
   '',
   modelsDoc,
   '',
