@@ -16,6 +16,7 @@
 import anyTest, { type TestFn } from 'ava'
 import { toSql } from 'pgvector'
 import { EMBEDDING_DIM } from '../../ingest/embed/embedder.ts'
+import { Rng } from '../../seeds/generator/prng.ts'
 import { connect } from '../../sql/db.ts'
 import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/postings.ts'
 import type { SearchFilters } from '../../sql/search.ts'
@@ -38,15 +39,8 @@ const DIMS = 256
 /** how far along the first direction a job's category moves it: sales jobs to one side, legal jobs to the other */
 const SIDE = 2
 
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const random = prng(7)
+const rng = new Rng(7)
+const random = () => rng.next()
 const spread = Array.from({ length: DIMS }, () => Array.from({ length: LATENT }, () => random() * 2 - 1))
 function randomVector(side = 0) {
   const point = Array.from({ length: LATENT }, (_, i) => random() * 2 - 1 + (i === 0 ? side : 0))
