@@ -21,6 +21,8 @@ import { companyData, shownLocations } from './jobs.ts'
 import { pageIds, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
 export const FETCH_ROWS = 1000
+/** batches read ahead of the one being rendered (writeExportRecords) */
+export const READ_AHEAD = 4
 
 /** The records an export of this page and limit would hold: min(limit, matches past the page's offset). */
 export async function countExport(db: Db, f: SearchFilters, p: Pick<SearchPage, 'page' | 'limit'>) {
@@ -80,18 +82,24 @@ function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
 }
 
 /**
- * Reads `query`'s rows FETCH_ROWS at a time through a cursor WITH HOLD named `name`
+ * Reads `query`'s rows `batchRows` at a time through a cursor WITH HOLD named `name`
  * (unique among the cursors open at once), calling `onBatch` with each batch; returns
  * the number of rows.
  */
-export async function readHeld<T extends object>(conn: ReservedSql, name: string, query: PendingQuery<T[]> | PendingQuery<Row[]>, onBatch: (rows: T[]) => Promise<void>) {
+export async function readHeld<T extends object>(
+  conn: ReservedSql,
+  name: string,
+  query: PendingQuery<T[]> | PendingQuery<Row[]>,
+  onBatch: (rows: T[]) => Promise<void>,
+  batchRows = FETCH_ROWS,
+) {
   const cursor = conn(name)
   let count = 0
   try {
     await conn`declare ${cursor} no scroll cursor with hold for ${query}`
     for (;;) {
       // FETCH takes its count as a literal, not a parameter
-      const batch = await conn<T[]>`fetch ${conn.unsafe(String(FETCH_ROWS))} from ${cursor}`
+      const batch = await conn<T[]>`fetch ${conn.unsafe(String(batchRows))} from ${cursor}`
       if (batch.length === 0) break
       count += batch.length
       await onBatch(batch)
@@ -110,10 +118,12 @@ export async function readHeld<T extends object>(conn: ReservedSql, name: string
  * deleted, and each has its company. `rows` caps the export below the page's limit (what
  * was charged). `name` is unique among the exports running at once.
  *
- * Each batch's rows are read once before they are rendered. Reading pages from the
- * disk keeps no core busy, so the time the read took beyond the rendering (which finds
- * the same pages in memory) is the batch's wait on the disk, which the export's pacing
- * does not count as work (jobs/pace.ts).
+ * Each batch's rows are read once, on a connection of the pool, before they are
+ * rendered, and `readAhead` batches are read ahead of the one being rendered: on a cold
+ * cache, the export's reads from the disk then run several at a time, and while the
+ * export rests (jobs/pace.ts) rather than one after another in its working time.
+ * Rendering finds the same pages in memory. The time a batch's render waits for its read
+ * is the batch's wait on the disk, which the export's pacing does not count as work.
  */
 export async function writeExportRecords(
   sql: Sql,
@@ -121,6 +131,7 @@ export async function writeExportRecords(
   q: { filters: SearchFilters; page: SearchPage; rows: number; taskId: string; format: RecordFormat },
   write: (chunk: string) => Promise<void>,
   onBatch: (records: number, waitedMs: number) => Promise<void>,
+  { batchRows = FETCH_ROWS, readAhead = READ_AHEAD } = {},
 ) {
   const { ids } = pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
   return reserved(sql, async (conn) => {
@@ -135,8 +146,8 @@ export async function writeExportRecords(
       join companies c on c.id = j.company_id
       order by b.position`
     // the pages rendering reads: the rows, their descriptions (TOAST) and companies
-    const read = (batch: { id: string }[]) => conn`
-      select count(length(j.description) + ${q.page.raw ? conn`length(j.description_raw)` : conn`0`} + length(j.locations::text) + length(c.name))::int
+    const readRows = (batch: { id: string }[]) => sql`
+      select count(length(j.description) + ${q.page.raw ? sql`length(j.description_raw)` : sql`0`} + length(j.locations::text) + length(c.name))::int
       from jobs j join companies c on c.id = j.company_id
       where j.id = any(${batch.map((r) => r.id)}::bigint[])`
     const text = async (batch: { id: string; score: number }[]) => {
@@ -152,15 +163,30 @@ export async function writeExportRecords(
       const { columns } = await records([])
       await write(stringify([columns.map((c) => c.name)]))
     }
-    return readHeld<{ id: string; score: number }>(conn, name, ids, async (batch) => {
+    type Batch = { rows: { id: string; score: number }[]; read: Promise<unknown> }
+    const ahead: Batch[] = []
+    const render = async ({ rows, read }: Batch) => {
       const t0 = performance.now()
-      await read(batch)
-      const t1 = performance.now()
-      const chunk = await text(batch)
-      const rendered = performance.now() - t1
-      await write(chunk)
-      position += batch.length
-      await onBatch(batch.length, Math.max(0, t1 - t0 - rendered))
-    })
+      await read
+      const waited = performance.now() - t0
+      await write(await text(rows))
+      position += rows.length
+      await onBatch(rows.length, waited)
+    }
+    try {
+      const count = await readHeld<{ id: string; score: number }>(conn, name, ids, async (rows) => {
+        // sent now (postgres.js sends a query when it is awaited), awaited by its render;
+        // a failure is observed there, not reported as unhandled before it
+        const read = readRows(rows).execute()
+        read.catch(() => {})
+        ahead.push({ rows, read })
+        if (ahead.length > readAhead) await render(ahead.shift()!)
+      }, batchRows)
+      while (ahead.length > 0) await render(ahead.shift()!)
+      return count
+    } finally {
+      // a failed export ends only once none of its reads is still running
+      await Promise.allSettled(ahead.map((b) => b.read))
+    }
   })
 }
