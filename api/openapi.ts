@@ -24,6 +24,7 @@ import { MAX_JOB_IDS, MAX_QUERY_LENGTH, MAX_TOP_K, MAX_VECTORS, neuralSearchBody
 import { embedBody, MAX_TEXT_LENGTH, MAX_TEXTS } from './schemas/embed.ts'
 import { exportBody, MAX_EXPORT_LIMIT } from './schemas/export.ts'
 import { EF_SEARCH, NEURAL_DEPTH, NEURAL_WINDOW, RRF_K } from '../sql/vector-search.ts'
+import { RANK_WINDOW } from '../sql/search.ts'
 import { MAX_LIST_ITEMS, MAX_NESTING } from './validate.ts'
 import { resumeRouteDocs, resumeSchemas } from './openapi-resumes.ts'
 import { contactsRouteDocs } from './openapi-contacts.ts'
@@ -127,7 +128,7 @@ const searchDoc = [
   '',
   `**Bounds**: every number has one: \`salary\` ${MAX_SALARY.toLocaleString('en-US')}, \`yoe\` ${MAX_YOE}, \`days_ago\` ${MAX_DAYS_AGO}, \`radius\` ${MAX_RADIUS}, \`page\` ${MAX_DEPTH}; a number JSON reads as infinite (\`1e309\`) is a 422 \`finite_number\`.`,
   '',
-  `**Sorting**: \`relevance\` (default; text rank with title > skills and technologies > description, recency breaking ties; date when there is no text), \`date_posted\`, \`salary\`, \`company\`, \`yoe\`, each \`asc\` or \`desc\`. An unknown sort_by is ignored. The order is stable across pages.`,
+  `**Sorting**: \`relevance\` (default; text rank with title > skills and technologies > description, recency breaking ties; date when there is no text; the ${RANK_WINDOW.toLocaleString('en-US')} newest matches are ranked, older ones follow newest first), \`date_posted\`, \`salary\`, \`company\`, \`yoe\`, each \`asc\` or \`desc\`. An unknown sort_by is ignored. The order is stable across pages.`,
   `**Paging**: \`limit\` 1 to ${MAX_LIMIT} (default 10), \`page\` from 1, and page × limit at most ${MAX_DEPTH}. total_count is exact up to 1,000 and estimated beyond (meta.count says which).`,
   '',
   bodyDoc,

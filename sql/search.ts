@@ -14,6 +14,8 @@ import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
 
 export const COUNT_CAP = 1_000
+/** the newest matches that relevance ranks (rankedIds) */
+export const RANK_WINDOW = 1_000
 export const METERS_PER_DEGREE = 111_320
 
 export type PlaceFilter =
@@ -74,6 +76,8 @@ export type SearchPage = {
   raw: boolean
   /** records with neural-search's fields (jobRecord's option) */
   neural?: boolean
+  /** the newest matches relevance ranks (RANK_WINDOW unless set) */
+  rankWindow?: number
 }
 
 const present = <T>(v: T[] | undefined): v is T[] => Array.isArray(v) && v.length > 0
@@ -207,17 +211,50 @@ export type SearchResult = {
 /**
  * The ids (and scores) of one page, in order: the part of a search that reads the
  * matches. `rows` reads fewer than the page's limit from its offset (an export's charge).
+ * `order` sorts the page's rows again where they are joined to their records (`page`).
  */
 export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>, rows = p.limit) {
   const rank = rankQuery(db, f)
+  const offset = (p.page - 1) * p.limit
+  if (rank && p.sortBy === 'relevance') return rankedIds(db, rank, p, where, rows, offset)
   const order = orderBy(db, p.sortBy, p.sortOrder, rank !== null)
   const ids = db`
     select j.id, ${rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`} as score
     from jobs j join companies c on c.id = j.company_id
     where ${where}
     order by ${order}
-    limit ${rows} offset ${(p.page - 1) * p.limit}`
+    limit ${rows} offset ${offset}`
   return { ids, order }
+}
+
+/**
+ * Relevance ranks the RANK_WINDOW newest matches by score (ts_rank, then recency, then
+ * id); a search that matches more lists the rest after them, newest first. Finding the
+ * newest matches is a search by date, which an index serves in order however many
+ * jobs match, and only they are read for their rank: ranking every match read each
+ * one's row, 650 ms for 115,000 matches at 1,000,000 postings (docs/search.md, "Sorting").
+ */
+function rankedIds(db: Db, rank: NonNullable<ReturnType<typeof rankQuery>>, p: SearchPage, where: ReturnType<typeof whereClause>, rows: number, offset: number) {
+  const dir = p.sortOrder === 'asc' ? db`asc` : db`desc`
+  const window = p.rankWindow ?? RANK_WINDOW
+  const ids = db`
+    with newest as materialized (
+      select j.id, j.date_posted
+      from jobs j join companies c on c.id = j.company_id
+      where ${where}
+      order by j.date_posted desc, j.id desc
+      limit ${Math.max(window, offset + rows)}
+    ), ranked as (
+      select n.id, n.date_posted, ts_rank(j.rank_tsv, ${rank})::float8 as score,
+        row_number() over (order by n.date_posted desc, n.id desc) > ${window} as beyond
+      from newest n join jobs j on j.id = n.id
+    )
+    select id, score, row_number() over (
+      order by beyond, case when not beyond then score end ${dir}, date_posted desc, id desc) as ord
+    from ranked
+    order by ord
+    limit ${rows} offset ${offset}`
+  return { ids, order: db`page.ord` }
 }
 
 export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
