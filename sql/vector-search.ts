@@ -22,7 +22,7 @@ import { fromSql, toSql } from 'pgvector'
 import type { Db, Sql } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
-import { orderBy, rankQuery, whereClause, type SearchFilters } from './search.ts'
+import { RANK_WINDOW, rankQuery, whereClause, type SearchFilters } from './search.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
 export const EF_SEARCH = { low: 40, medium: 100, high: 400 } as const
@@ -540,14 +540,20 @@ type TextMatches = { ids: string[]; scores: number[] }
  * that read: 0.6 to 1.3 s for a keyword in a quarter of 100,000 jobs (docs/vector-search.md).
  */
 async function textMatches(tx: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>): Promise<TextMatches> {
-  const relevance = orderBy(tx, 'relevance', null, true)
   // the text terms alone: with `not expired` beside them, the planner went back to reading every live job
   const textTerms = whereClause(tx, { titles: f.titles, keywords: f.keywords, includeExpired: true })
+  // search's relevance: the RANK_WINDOW newest matches ranked, the best NEURAL_WINDOW of them kept
   const rows = await throughBitmaps(tx, () => tx<{ id: string; score: number }[]>`
-    select j.id::text, ts_rank(j.rank_tsv, ${rank})::float8 as score
-    from ${jobsFor(tx, f, tx`(select * from jobs j where ${textTerms} offset 0) j`)}
-    where ${whereClause(tx, { ...f, titles: null, keywords: null })}
-    order by ${relevance}
+    with newest as materialized (
+      select j.id, j.date_posted
+      from ${jobsFor(tx, f, tx`(select * from jobs j where ${textTerms} offset 0) j`)}
+      where ${whereClause(tx, { ...f, titles: null, keywords: null })}
+      order by j.date_posted desc, j.id desc
+      limit ${RANK_WINDOW}
+    )
+    select n.id::text, ts_rank(j.rank_tsv, ${rank})::float8 as score
+    from newest n join jobs j on j.id = n.id
+    order by score desc, n.date_posted desc, n.id desc
     limit ${NEURAL_WINDOW}`)
   return { ids: rows.map((r) => r.id), scores: rows.map((r) => r.score) }
 }
