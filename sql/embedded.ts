@@ -22,6 +22,7 @@ import { cube } from '@electric-sql/pglite/contrib/cube'
 import { earthdistance } from '@electric-sql/pglite/contrib/earthdistance'
 import { unaccent } from '@electric-sql/pglite/contrib/unaccent'
 import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch'
+import { SESSION_SETTINGS } from './session-settings.ts'
 
 /**
  * PGlite's memory settings. Postgres runs inside this process's WebAssembly heap, which
@@ -40,7 +41,7 @@ import { fuzzystrmatch } from '@electric-sql/pglite/contrib/fuzzystrmatch'
  */
 export const MEMORY_SETTINGS = { shared_buffers: '32MB', maintenance_work_mem: '64MB', work_mem: '4MB' } as const
 
-const startParams = [...PGlite.defaultStartParams, ...Object.entries(MEMORY_SETTINGS).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
+const startParams = [...PGlite.defaultStartParams, ...Object.entries({ ...MEMORY_SETTINGS, ...SESSION_SETTINGS }).flatMap(([name, value]) => ['-c', `${name}=${value}`])]
 
 /**
  * Creates a data directory (initdb) in a child process. PGlite runs initdb in a second

@@ -134,20 +134,14 @@ export type PlanRule = { scanDirect: number; scanMax: number; batchMax: number }
 export const PLAN_RULE: PlanRule = { scanDirect: SCAN_DIRECT, scanMax: SCAN_MAX, batchMax: BATCH_MAX }
 
 /**
- * Sets the HNSW scan for the rest of the transaction, and plans each statement for its
- * own values: postgres.js prepares statements, and after five runs Postgres may reuse
- * a generic plan made without knowing the filters' values, which for these queries is
- * a sequential scan computing every job's distance (a filter that keeps 95% of the
- * jobs: 100 ms at 30,000 jobs instead of 5 ms through the index). JIT compilation is
- * off: a scan of thousands of rows costs enough to trigger it, and its compile time
- * (tens of milliseconds) is more than these statements take.
+ * Sets the HNSW scan for the rest of the transaction. Each statement is planned for its
+ * own values, without JIT, as every statement of the service is (sql/session-settings.ts):
+ * a generic plan here is a sequential scan computing every job's distance.
  */
 async function tuneScan(tx: Db, accuracy: Accuracy) {
   await tx`
     select set_config('hnsw.ef_search', ${String(EF_SEARCH[accuracy])}, true),
-      set_config('hnsw.iterative_scan', 'relaxed_order', true),
-      set_config('plan_cache_mode', 'force_custom_plan', true),
-      set_config('jit', 'off', true)`
+      set_config('hnsw.iterative_scan', 'relaxed_order', true)`
 }
 
 /**
