@@ -6,7 +6,7 @@
  */
 import postgres from 'postgres'
 import { runningEmbedded, startEmbedded, type Embedded } from './embedded.ts'
-import { SESSION_SETTINGS } from './session-settings.ts'
+import { SERVER_SESSION_SETTINGS } from './session-settings.ts'
 
 export type Db = postgres.ISql
 export type Sql = postgres.Sql
@@ -37,7 +37,7 @@ export function connect(url: string, max = POOL_SIZE, applicationName = 'job-dat
   return postgres(url, {
     max,
     onnotice: () => {},
-    connection: { application_name: applicationName, ...SESSION_SETTINGS },
+    connection: { application_name: applicationName, ...SERVER_SESSION_SETTINGS },
   })
 }
 

@@ -2036,6 +2036,13 @@ CREATE INDEX usage_ledger_meter_idx ON public.usage_ledger USING btree (account_
 
 
 --
+-- Name: job_locations_latlng_stats; Type: STATISTICS; Schema: public; Owner: -
+--
+
+CREATE STATISTICS public.job_locations_latlng_stats (mcv) ON lat, lng FROM public.job_locations;
+
+
+--
 -- Name: job_archive job_archive_index_inserted; Type: TRIGGER; Schema: public; Owner: -
 --
 
