@@ -53,6 +53,14 @@ export function parse(list: string[] | undefined | null): TextQuery | null {
   return query.expressions.length || query.exclude.length ? query : null
 }
 
+/** Whether an included term is a phrase, which only a text vector's positions can confirm. */
+export const includesPhrase = (q: TextQuery) => q.expressions.some((e) => e.include.some((t) => t.phrase))
+
+/** The query with each included phrase loosened to its words, anywhere; exclusions as they were. */
+export function phrasesAsWords(q: TextQuery): TextQuery {
+  return { ...q, expressions: q.expressions.map((e) => ({ ...e, include: e.include.map((t) => ({ ...t, phrase: false })) })) }
+}
+
 const term = (db: Db, t: Term) =>
   t.phrase ? db`phraseto_tsquery('english', ${t.text})` : db`plainto_tsquery('english', ${t.text})`
 

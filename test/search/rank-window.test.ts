@@ -26,6 +26,8 @@ test.before(async (t) => {
         source_id: `window-${i}`,
         job_title: i % 3 === 0 ? `Widget Widget Engineer ${i}` : `Widget Engineer ${i}`,
         skills: i % 3 === 0 ? ['Widget'] : ['Welding'],
+        // the phrase "machine learning" in every other description; its words apart, or reversed, in the rest
+        description: i % 2 === 0 ? `<p>Applied machine learning for widgets, ${i}.</p>` : i % 4 === 1 ? `<p>Learning the machine shop, ${i}.</p>` : `<p>A machine for widgets; learning on the job, ${i}.</p>`,
         date_posted: `2026-10-${String(i + 1).padStart(2, '0')}`,
       },
       i,
@@ -91,4 +93,27 @@ test('pages of 3 put together are the whole list, each match once, for windows i
     t.deepEqual(pages, whole, `window ${rankWindow}`)
     t.is(new Set(pages).size, JOBS, `window ${rankWindow}`)
   }
+})
+
+test('a keywords phrase: exactly the jobs with the phrase, newest first within and past a window of 3, pages whole', async (t) => {
+  const { db } = t.context
+  const phrase: SearchFilters = { keywords: parse(['"machine learning"']) }
+  const want = await db.sql<{ id: string }[]>`
+    select j.id::text from jobs j
+    where not j.expired and j.keywords_tsv @@ phraseto_tsquery('english', 'machine learning')
+    order by ts_rank(j.rank_tsv, phraseto_tsquery('english', 'machine learning')) desc, j.date_posted desc, j.id desc`
+  t.is(want.length, JOBS / 2)
+  const words = await db.sql<{ n: number }[]>`
+    select count(*)::int as n from jobs j where j.keywords_tsv @@ plainto_tsquery('english', 'machine learning')`
+  t.is(words[0].n, JOBS, 'every job has both words, so the phrase is what picks')
+  for (const rankWindow of [3, JOBS]) {
+    const { jobs } = await searchJobs(db.sql, phrase, page({ rankWindow }))
+    t.deepEqual(jobs.map((j) => j._id), want.map((r) => r.id), `window ${rankWindow}`)
+    const pages: string[] = []
+    for (let n = 1; n <= 3; n++) pages.push(...(await searchJobs(db.sql, phrase, page({ rankWindow, page: n, limit: 3 }))).jobs.map((j) => j._id))
+    t.deepEqual(pages, want.map((r) => r.id), `window ${rankWindow}, pages of 3`)
+  }
+  // an excluded phrase keeps its meaning beside an included one
+  const { jobs } = await searchJobs(db.sql, { keywords: parse(['"machine learning" -"applied machine"']) }, page({ rankWindow: 3 }))
+  t.is(jobs.length, 0)
 })
