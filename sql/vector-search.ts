@@ -25,7 +25,7 @@ import { toTsquery, type TextQuery } from './query-syntax.ts'
 import { RANK_WINDOW, rankQuery, whereClause, type SearchFilters } from './search.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
-export const EF_SEARCH = { low: 40, medium: 100, high: 400 } as const
+export const EF_SEARCH = { low: 40, medium: 200, high: 400 } as const
 export type Accuracy = keyof typeof EF_SEARCH
 
 /** Reciprocal rank fusion's k: a job's fused score is the sum of 1 / (RRF_K + rank) over the lists that hold it. */
