@@ -22,7 +22,7 @@ import { fromSql, toSql } from 'pgvector'
 import type { Db, Sql } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
-import { RANK_WINDOW, rankQuery, whereClause, type SearchFilters } from './search.ts'
+import { newestMatches, RANK_WINDOW, rankQuery, whereClause, type SearchFilters } from './search.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
 export const EF_SEARCH = { low: 40, medium: 200, high: 400 } as const
@@ -525,30 +525,23 @@ function vectorRanking(tx: Db, q: VectorQuery, f: SearchFilters, found: Located)
 type TextMatches = { ids: string[]; scores: number[] }
 
 /**
- * The NEURAL_WINDOW best text matches, best first (search's relevance order), in a
- * statement of their own. The text terms alone pick the matches, in a subquery that
- * OFFSET 0 keeps apart and that may read jobs through bitmap scans only, so their GIN
- * indexes find them; the other filters then apply to those rows. Left to choose, the
- * planner read every live job through a partial index on `not expired` and matched
- * each one's keywords_tsv, read from TOAST, against the terms, since it does not count
- * that read: 0.6 to 1.3 s for a keyword in a quarter of 100,000 jobs (docs/vector-search.md).
+ * The NEURAL_WINDOW best text matches, best first: search's relevance order, the
+ * RANK_WINDOW newest matches ranked (sql/search.ts, newestMatches), in a statement of
+ * its own. The newest matches are a search by date with a LIMIT, which the planner
+ * serves by the number of matches it expects: a common word newest first through the
+ * date index, reading a few thousand rows until the window is full ("support", 40,000
+ * matches of 100,000 postings: 39 ms); a rare one through its GIN index, reading only
+ * its matches. Held to bitmap scans as it was, a common word read every match's row
+ * (130 ms); left to choose without the LIMIT, the planner had read every live job and
+ * its TOASTed keyword vector (0.6–1.3 s, docs/vector-search.md).
  */
 async function textMatches(tx: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>): Promise<TextMatches> {
-  // the text terms alone: with `not expired` beside them, the planner went back to reading every live job
-  const textTerms = whereClause(tx, { titles: f.titles, keywords: f.keywords, includeExpired: true })
-  // search's relevance: the RANK_WINDOW newest matches ranked, the best NEURAL_WINDOW of them kept
-  const rows = await throughBitmaps(tx, () => tx<{ id: string; score: number }[]>`
-    with newest as materialized (
-      select j.id, j.date_posted
-      from ${jobsFor(tx, f, tx`(select * from jobs j where ${textTerms} offset 0) j`)}
-      where ${whereClause(tx, { ...f, titles: null, keywords: null })}
-      order by j.date_posted desc, j.id desc
-      limit ${RANK_WINDOW}
-    )
+  const rows = await tx<{ id: string; score: number }[]>`
+    with newest as materialized (${newestMatches(tx, f, whereClause(tx, f), RANK_WINDOW)})
     select n.id::text, ts_rank(j.rank_tsv, ${rank})::float8 as score
     from newest n join jobs j on j.id = n.id
     order by score desc, n.date_posted desc, n.id desc
-    limit ${NEURAL_WINDOW}`)
+    limit ${NEURAL_WINDOW}`
   return { ids: rows.map((r) => r.id), scores: rows.map((r) => r.score) }
 }
 

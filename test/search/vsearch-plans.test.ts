@@ -20,7 +20,7 @@ import { Rng } from '../../seeds/generator/prng.ts'
 import { connect } from '../../sql/db.ts'
 import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/postings.ts'
 import type { SearchFilters } from '../../sql/search.ts'
-import { neuralSearch, SCAN_DIRECT, vectorSearch, type Accuracy, type PlanRule, type VectorPlan, type VectorQuery } from '../../sql/vector-search.ts'
+import { EF_SEARCH, neuralSearch, SCAN_DIRECT, vectorSearch, type Accuracy, type PlanRule, type VectorPlan, type VectorQuery } from '../../sql/vector-search.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { cosine, fixtureModel } from './vector-fixtures.ts'
 
@@ -191,13 +191,15 @@ test.serial('past SCAN_DIRECT matches the scan ranks by the signs and re-ranks b
 test.serial('the rule: the scan for few matches; past them a batch, kept when full, the index after it when short, the scan when empty', async (t) => {
   const { rows } = t.context
   const byId = rowById(rows)
-  /** how many legal jobs the `n` nearest of a query hold (a batch of 100 candidates, exactly, for 100) */
-  const legalNearby = (q: number[], n = 100) => exact(rows, q, n).filter((e) => !byId.get(e.id)!.sales).length
-  /** a query among the sales jobs whose 100 nearest hold a few Edge jobs (a batch of 100 candidates, exactly), fewer than 10 */
+  // a batch at medium accuracy holds ef_search candidates, exactly (no filter trims a batch of this small table's graph)
+  const batchSize = EF_SEARCH.medium
+  /** how many legal jobs the `n` nearest of a query hold (a medium batch's candidates, exactly, for batchSize) */
+  const legalNearby = (q: number[], n = batchSize) => exact(rows, q, n).filter((e) => !byId.get(e.id)!.sales).length
+  /** a query among the sales jobs whose batchSize nearest hold a few Edge jobs, fewer than 10 */
   const atTheEdge = () => {
     for (;;) {
       const q = nearSales()
-      const n = exact(rows, q, 100).filter((e) => byId.get(e.id)!.edge).length
+      const n = exact(rows, q, batchSize).filter((e) => byId.get(e.id)!.edge).length
       if (n >= 3 && n <= 7) return q
     }
   }
@@ -211,7 +213,7 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
     // at most SCAN_DIRECT matches: the scan, exact
     ['legal', nearLegal, legal, 'medium', undefined, ['scan']],
     ['internships', nearSales, interns, 'medium', undefined, ['scan']],
-    // past scanDirect: a batch of max(100, 2 × 10 / 0.25) = 100 candidates, full around legal jobs
+    // past scanDirect: a batch of max(ef_search, 2 × 10 / 0.25) = ef_search candidates, full around legal jobs
     ['legal, a query among them', nearLegal, legal, 'medium', small, ['batch']],
     // a few matches in it: the iterative index from there
     ['the Edge board, a query among sales jobs with a few Edge ones near', atTheEdge, edge, 'medium', small, ['batch', 'index']],
@@ -222,8 +224,8 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
   ]
   for (const [what, vector, filters, accuracy, rule, plans] of cases) {
     const q = vector()
-    if (rule && vector === nearSales) t.is(legalNearby(q), 0, `${what}: the premise, no legal job among the 100 nearest`)
-    if (rule && vector === nearLegal) t.true(legalNearby(q) >= 10, `${what}: the premise, 10 legal jobs among the 100 nearest`)
+    if (rule && vector === nearSales) t.is(legalNearby(q), 0, `${what}: the premise, no legal job among the ${batchSize} nearest`)
+    if (rule && vector === nearLegal) t.true(legalNearby(q) >= 10, `${what}: the premise, 10 legal jobs among the ${batchSize} nearest`)
     const result = await search(t, q, filters, 10, { accuracy, rule })
     t.deepEqual(result.plans, plans, what)
     const pool = filterCases.find(([, f]) => f === filters)![2]
