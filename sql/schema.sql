@@ -1994,13 +1994,6 @@ CREATE INDEX jobs_visa_idx ON public.jobs USING btree (date_posted DESC, id DESC
 
 
 --
--- Name: jobs_yoe_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX jobs_yoe_idx ON public.jobs USING btree (yoe_min, yoe_max) WHERE (NOT expired);
-
-
---
 -- Name: meter_reservations_meter_idx; Type: INDEX; Schema: public; Owner: -
 --
 
