@@ -288,18 +288,21 @@ async function batch(tx: Db, q: VectorQuery, f: SearchFilters, depth: number, si
  */
 async function scan(tx: Db, q: VectorQuery, f: SearchFilters, depth: number, cap: number, exactUpTo: number) {
   const bits = tx`binary_quantize(${toSql(q.vector)}::vector)`
+  // the matches are counted apart and the LIMIT computed from the count, so the sort
+  // keeps only the best rerankDepth (a bounded sort) rather than ordering every match
   const rows = await throughBitmaps(tx, () => tx<{ id: string; matches: number }[]>`
-    select id::text, matches::int
-    from (
-      select id, count(*) over () as matches, row_number() over (order by hamming, id) as place
-      from (
-        select j.id, j.embedding_bits <~> ${bits} as hamming
-        from ${jobsFor(tx, f)}
-        where ${whereClause(tx, f)} and ${comparable(tx, q)}
-        ${Number.isFinite(cap) ? tx`limit ${cap + 1}` : tx``}
-      ) matched
-    ) ranked
-    where place <= ${rerankDepth(depth)} or matches <= ${exactUpTo}`)
+    with matched as materialized (
+      select j.id, j.embedding_bits <~> ${bits} as hamming
+      from ${jobsFor(tx, f)}
+      where ${whereClause(tx, f)} and ${comparable(tx, q)}
+      ${Number.isFinite(cap) ? tx`limit ${cap + 1}` : tx``}
+    ), counted as (
+      select count(*)::int as matches from matched
+    )
+    select m.id::text, counted.matches
+    from matched m cross join counted
+    order by m.hamming, m.id
+    limit (select case when matches <= ${exactUpTo} then null else ${rerankDepth(depth)}::int end from counted)`)
   return rows.length > 0 && rows[0].matches > cap ? null : rows.map((r) => r.id)
 }
 
