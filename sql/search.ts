@@ -239,6 +239,8 @@ function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof
   const window = p.rankWindow ?? RANK_WINDOW
   const ids = db`
     with newest as materialized (${newestMatches(db, f, where, Math.max(window, offset + rows))}),
+    -- the rank is read once the window is chosen: in the same select as the date sort,
+    -- Postgres would compute it for every match before sorting them
     ranked as (
       select n.id, n.date_posted, ts_rank(j.rank_tsv, ${rank})::float8 as score,
         row_number() over (order by n.date_posted desc, n.id desc) > ${window} as beyond
