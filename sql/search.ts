@@ -181,9 +181,9 @@ export function rankQuery(db: Db, f: SearchFilters) {
   return parts.length ? parts.reduce((acc, p) => db`${acc} || ${p}`) : null
 }
 
-export function orderBy(db: Db, sortBy: SortBy, order: 'asc' | 'desc' | null, hasRank: boolean) {
+/** The order of every sort but relevance with text (rankedIds): relevance without text is date order. */
+function orderBy(db: Db, sortBy: SortBy, order: 'asc' | 'desc' | null) {
   const dir = (fallback: 'asc' | 'desc') => ((order ?? fallback) === 'asc' ? db`asc` : db`desc`)
-  const d = order ?? 'desc'
   switch (sortBy) {
     case 'salary':
       return db`coalesce(j.salary_annual_max, j.salary_annual_min) ${dir('desc')} nulls last, j.id ${dir('desc')}`
@@ -191,13 +191,9 @@ export function orderBy(db: Db, sortBy: SortBy, order: 'asc' | 'desc' | null, ha
       return db`lower(c.name) ${dir('asc')}, j.date_posted desc, j.id desc`
     case 'yoe':
       return db`coalesce(j.yoe_min, j.yoe_max) ${dir('asc')} nulls last, j.id ${dir('asc')}`
-    case 'date_posted':
-      return db`j.date_posted ${dir('desc')}, j.id ${dir('desc')}`
     default:
-      // relevance; recency breaks ties, then id, so pages never repeat or skip
-      return hasRank
-        ? db`score ${d === 'asc' ? db`asc` : db`desc`}, j.date_posted desc, j.id desc`
-        : db`j.date_posted ${dir('desc')}, j.id ${dir('desc')}`
+      // date_posted, and relevance without text; id breaks ties, so pages never repeat or skip
+      return db`j.date_posted ${dir('desc')}, j.id ${dir('desc')}`
   }
 }
 
@@ -217,7 +213,7 @@ export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnTy
   const rank = rankQuery(db, f)
   const offset = (p.page - 1) * p.limit
   if (rank && p.sortBy === 'relevance') return rankedIds(db, f, rank, p, where, rows, offset)
-  const order = orderBy(db, p.sortBy, p.sortOrder, rank !== null)
+  const order = orderBy(db, p.sortBy, p.sortOrder)
   const ids = db`
     select j.id, ${rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`} as score
     from jobs j join companies c on c.id = j.company_id
@@ -261,7 +257,7 @@ function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof
  * last 30 days at 1,000,000 postings: 9,800 vectors read, 150 ms). So the jobs with the
  * words are sorted first, and the phrase is confirmed in date order until `n` have it.
  */
-export function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number) {
+function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number) {
   if (!f.keywords || !includesPhrase(f.keywords)) {
     return db`
       select j.id, j.date_posted

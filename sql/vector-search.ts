@@ -22,7 +22,7 @@ import { fromSql, toSql } from 'pgvector'
 import type { Db, Sql } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
-import { newestMatches, RANK_WINDOW, rankQuery, whereClause, type SearchFilters } from './search.ts'
+import { pageIds, rankQuery, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
 export const EF_SEARCH = { low: 40, medium: 200, high: 400 } as const
@@ -500,7 +500,7 @@ export async function neuralSearch(sql: Sql, q: VectorQuery, f: SearchFilters, s
     await tuneScan(tx, q.accuracy)
     const rank = rankQuery(tx, f)
     const vectorFilters = { ...f, titles: exclusionsOnly(f.titles), keywords: exclusionsOnly(f.keywords) }
-    const text = rank ? await textMatches(tx, f, rank) : null
+    const text = rank ? await textMatches(tx, f) : null
     const found = await locate(tx, q, vectorFilters, NEURAL_WINDOW)
     const rows = await ranking(tx, found, () => (text ? fusedRanking(tx, q, vectorFilters, found, text) : vectorRanking(tx, q, vectorFilters, found)))
     const ranked = rows.map(({ nearest: _, ...r }) => r)
@@ -528,23 +528,19 @@ function vectorRanking(tx: Db, q: VectorQuery, f: SearchFilters, found: Located)
 type TextMatches = { ids: string[]; scores: number[] }
 
 /**
- * The NEURAL_WINDOW best text matches, best first: search's relevance order, the
- * RANK_WINDOW newest matches ranked (sql/search.ts, newestMatches), in a statement of
- * its own. The newest matches are a search by date with a LIMIT, which the planner
- * serves by the number of matches it expects: a common word newest first through the
- * date index, reading a few thousand rows until the window is full ("support", 40,000
- * matches of 100,000 postings: 39 ms); a rare one through its GIN index, reading only
- * its matches. Held to bitmap scans as it was, a common word read every match's row
- * (130 ms); left to choose without the LIMIT, the planner had read every live job and
- * its TOASTed keyword vector (0.6–1.3 s, docs/vector-search.md).
+ * The NEURAL_WINDOW best text matches, best first: the first page of the same search
+ * sorted by relevance (sql/search.ts, pageIds), in a statement of its own. Its newest
+ * matches are a search by date with a LIMIT, which the planner serves by the number of
+ * matches it expects: a common word newest first through the date index ("support",
+ * 40,000 matches of 100,000 postings: 39 ms), a rare one through its GIN index. Held to
+ * bitmap scans as it was, a common word read every match's row (130 ms); left to choose
+ * without the LIMIT, the planner had read every live job and its TOASTed keyword vector
+ * (0.6–1.3 s, docs/vector-search.md).
  */
-async function textMatches(tx: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>): Promise<TextMatches> {
-  const rows = await tx<{ id: string; score: number }[]>`
-    with newest as materialized (${newestMatches(tx, f, whereClause(tx, f), RANK_WINDOW)})
-    select n.id::text, ts_rank(j.rank_tsv, ${rank})::float8 as score
-    from newest n join jobs j on j.id = n.id
-    order by score desc, n.date_posted desc, n.id desc
-    limit ${NEURAL_WINDOW}`
+async function textMatches(tx: Db, f: SearchFilters): Promise<TextMatches> {
+  const page: SearchPage = { page: 1, limit: NEURAL_WINDOW, sortBy: 'relevance', sortOrder: null, raw: false }
+  const { ids } = pageIds(tx, f, page, whereClause(tx, f))
+  const rows = await tx<{ id: string; score: number }[]>`select id::text, score from (${ids}) page order by ord`
   return { ids: rows.map((r) => r.id), scores: rows.map((r) => r.score) }
 }
 
