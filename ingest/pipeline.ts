@@ -19,7 +19,7 @@ import type { Db, Sql } from '../sql/db.ts'
 import { countUnembedded, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
 import { finishIngestRun, insertIngestRun, markBoardsIngested, type RunCounts } from '../sql/postings.ts'
 import { refreshCompensationPercentiles } from '../sql/scores.ts'
-import { analyzeSearchTables } from '../sql/search.ts'
+import { analyzeSearchTables, statisticsAsJobsGrow } from '../sql/search.ts'
 import { refreshCompanyStats } from '../sql/companies.ts'
 import { archiveExpired } from '../sql/expiry.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
@@ -56,6 +56,8 @@ export type IngestOptions = {
    */
   board?: string | null
   batchSize?: number
+  /** the fewest jobs written between refreshes of the tables' statistics during the run (statisticsAsJobsGrow) */
+  analyzeEvery?: number
   /** worker threads normalizing (1) */
   normalizeWorkers?: number
   now?: Date
@@ -149,6 +151,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
   const db = sql as Sql
   const runId = opts.dryRun ? null : await insertIngestRun(db, opts.source, seenAt)
   const workers = new NormalizePool(opts.normalizeWorkers ?? 1)
+  const keepStatistics = opts.dryRun ? null : await statisticsAsJobsGrow(db, opts.analyzeEvery)
 
   const reject = (line: number, reason: string, detail: RejectedDetail) => {
     summary.rejected++
@@ -212,6 +215,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
         }
       }
     }
+    await keepStatistics?.(summary.inserted)
     progress()
     if (opts.queueVectors) return
     await embed([...new Set(batch.map((b) => b.posting.md5_hash))])
