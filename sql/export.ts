@@ -18,7 +18,7 @@ import { stringify } from 'csv-stringify/sync'
 import type { PendingQuery, ReservedSql, Row } from 'postgres'
 import { reserved, type Db, type Sql } from './db.ts'
 import { companyData, shownLocations } from './jobs.ts'
-import { pageIds, whereClause, type SearchFilters, type SearchPage } from './search.ts'
+import { jobsFor, pageIds, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
 export const FETCH_ROWS = 1000
 /** batches read ahead of the one being rendered (writeExportRecords) */
@@ -29,7 +29,7 @@ export async function countExport(db: Db, f: SearchFilters, p: Pick<SearchPage, 
   const offset = (p.page - 1) * p.limit
   const [row] = await db<{ n: number }[]>`
     select greatest(0, count(*) - ${offset})::int as n from (
-      select 1 from jobs j join companies c on c.id = j.company_id
+      select 1 from ${jobsFor(db, f)}
       where ${whereClause(db, f)}
       limit ${offset + p.limit}
     ) matched`

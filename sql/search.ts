@@ -175,6 +175,20 @@ export function whereClause(db: Db, f: SearchFilters) {
   return conds.reduce((acc, c) => db`${acc} and ${c}`)
 }
 
+/**
+ * Whether the filters read the company's row: whereClause's conditions on `c`, which
+ * this list must follow. Every job has its company (company_id is not null, with a
+ * foreign key), so the join changes no result, only what a statement reads: without
+ * it, a scan in date order reads the jobs alone, and the planner can answer from an
+ * index what it would otherwise fetch each row for (the company_id to join on).
+ */
+export const readsCompany = (f: SearchFilters) =>
+  Boolean(f.companyName || f.companySlug || f.sizeBuckets?.length || f.industries?.length || f.subindustries?.length || f.hideAgencies || f.companyKeywords)
+
+/** `jobs j`, joined to its company (`c`) when the filters read it or `withCompany` (a sort by company name). */
+export const jobsFor = (db: Db, f: SearchFilters, withCompany = false) =>
+  readsCompany(f) || withCompany ? db`jobs j join companies c on c.id = j.company_id` : db`jobs j`
+
 /** ts_rank on rank_tsv: title (A, 1.0) > skills and technologies (B, 0.4) > benefits (C, 0.2); description only: 0. */
 export function rankQuery(db: Db, f: SearchFilters) {
   const parts = textQueries(db, f).flatMap((q) => (q.ranked && q.include ? [q.include] : []))
@@ -216,7 +230,7 @@ export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnTy
   const order = orderBy(db, p.sortBy, p.sortOrder)
   const ids = db`
     select j.id, ${rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`} as score
-    from jobs j join companies c on c.id = j.company_id
+    from ${jobsFor(db, f, p.sortBy === 'company')}
     where ${where}
     order by ${order}
     limit ${rows} offset ${offset}`
@@ -261,7 +275,7 @@ function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereC
   if (!f.keywords || !includesPhrase(f.keywords)) {
     return db`
       select j.id, j.date_posted
-      from jobs j join companies c on c.id = j.company_id
+      from ${jobsFor(db, f)}
       where ${where}
       order by j.date_posted desc, j.id desc
       limit ${n}`
@@ -271,7 +285,7 @@ function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereC
     select w.id, w.date_posted
     from (
       select j.id, j.date_posted
-      from jobs j join companies c on c.id = j.company_id
+      from ${jobsFor(db, f)}
       where ${whereClause(db, { ...f, keywords: phrasesAsWords(f.keywords) })}
       order by j.date_posted desc, j.id desc
       offset 0
@@ -295,7 +309,7 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
       join jobs j on j.id = page.id
       join companies c on c.id = j.company_id
       order by ${order}`,
-    totals(db, where),
+    totals(db, f, where),
   ])
   return { jobs, ...withPage(counts, (p.page - 1) * p.limit, jobs.length, p.limit) }
 }
@@ -352,29 +366,29 @@ export async function explainSearch(db: Db, f: SearchFilters, p: SearchPage) {
 
 /** The counts alone: POST /v2/jobs/estimate. */
 export function estimateSearch(db: Db, f: SearchFilters) {
-  return totals(db, whereClause(db, f))
+  return totals(db, f, whereClause(db, f))
 }
 
-async function totals(db: Db, where: ReturnType<typeof whereClause>) {
-  const [counted] = await countMatches(db, where)
+async function totals(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>) {
+  const [counted] = await countMatches(db, f, where)
   const exact = counted.total <= COUNT_CAP
-  const total = exact ? counted.total : Math.max(COUNT_CAP + 1, await estimateMatches(db, where))
+  const total = exact ? counted.total : Math.max(COUNT_CAP + 1, await estimateMatches(db, f, where))
   return { total, companies: counted.companies, exact }
 }
 
 /** Exact up to COUNT_CAP + 1; the caller knows it is a lower bound past the cap. */
-async function countMatches(db: Db, where: ReturnType<typeof whereClause>) {
+async function countMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>) {
   return db<{ total: number; companies: number }[]>`
     select count(*)::int as total, count(distinct company_id)::int as companies
     from (
-      select j.company_id from jobs j join companies c on c.id = j.company_id
+      select j.company_id from ${jobsFor(db, f)}
       where ${where}
       limit ${COUNT_CAP + 1}
     ) matched`
 }
 
-async function estimateMatches(db: Db, where: ReturnType<typeof whereClause>) {
+async function estimateMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>) {
   const [row] = await db<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }[]>`
-    explain (format json) select 1 from jobs j join companies c on c.id = j.company_id where ${where}`
+    explain (format json) select 1 from ${jobsFor(db, f)} where ${where}`
   return Math.round(row['QUERY PLAN'][0].Plan['Plan Rows'])
 }

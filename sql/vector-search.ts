@@ -22,7 +22,7 @@ import { fromSql, toSql } from 'pgvector'
 import type { Db, Sql } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
-import { pageIds, rankQuery, whereClause, type SearchFilters, type SearchPage } from './search.ts'
+import { jobsFor, pageIds, rankQuery, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
 export const EF_SEARCH = { low: 40, medium: 200, high: 400 } as const
@@ -174,18 +174,6 @@ async function throughBitmaps<T>(tx: Db, statement: () => Promise<T>) {
     await tx`select set_config('enable_indexscan', 'on', true), set_config('enable_seqscan', 'on', true)`
   }
 }
-
-/**
- * Whether the filters read the company's row (the conditions of search's whereClause
- * on `c`). The statements that read every match through bitmap scans leave the join
- * out without them: joining read and hashed all the companies each time, a third of a
- * scan of 10,000 matches.
- */
-const readsCompany = (f: SearchFilters) =>
-  Boolean(f.companyName || f.companySlug || f.sizeBuckets?.length || f.industries?.length || f.subindustries?.length || f.hideAgencies || f.companyKeywords)
-
-/** `jobs j`, joined to its company when the filters read it. */
-const jobsFor = (db: Db, f: SearchFilters, jobs = db`jobs j`) => (readsCompany(f) ? db`${jobs} join companies c on c.id = j.company_id` : jobs)
 
 /** Jobs that have a vector of the query's model (a vector implies its model: migration 0004), and are not left out. */
 function comparable(db: Db, q: VectorQuery) {

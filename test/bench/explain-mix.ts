@@ -6,7 +6,7 @@
 import { jobSearchBody } from '../../api/schemas/search.ts'
 import { toSearch } from '../../api/search-filters.ts'
 import { connect } from '../../sql/db.ts'
-import { COUNT_CAP, pageIds, whereClause } from '../../sql/search.ts'
+import { COUNT_CAP, jobsFor, pageIds, whereClause } from '../../sql/search.ts'
 import { corpusName, queries } from './search-mix.ts'
 
 const JOBS = Number(process.env.BENCH_SEARCH_JOBS ?? 100_000)
@@ -18,7 +18,7 @@ for (const [label, body] of queries) {
   const { filters, page } = toSearch(await jobSearchBody.validate(body, { strict: true }).then(() => jobSearchBody.cast(body)))
   const { ids } = pageIds(sql, filters, page, whereClause(sql, filters))
   const where = whereClause(sql, filters)
-  const count = sql`select count(*) from (select j.company_id from jobs j join companies c on c.id = j.company_id where ${where} limit ${COUNT_CAP + 1}) m`
+  const count = sql`select count(*) from (select j.company_id from ${jobsFor(sql, filters)} where ${where} limit ${COUNT_CAP + 1}) m`
   for (const [part, query] of [['page', ids], ['count', count]] as const) {
     const rows = await sql<{ 'QUERY PLAN': string }[]>`explain (analyze, buffers) ${query}`
     console.log(`\n### ${label}: ${part}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`)
