@@ -9,7 +9,7 @@ import {
 } from './transform/coerce.ts'
 import { sanitizeDescription } from './transform/sanitize-description.ts'
 import { decodeEntities } from './transform/decode-entities.ts'
-import { cleanTitle } from './transform/clean-title.ts'
+import { boundTitle, cleanTitle } from './transform/clean-title.ts'
 import { postingLocations } from './transform/locations.ts'
 import { inferLocationType, mapLocationType } from './transform/location-type.ts'
 import { jobTypeFromTitle, mapJobType } from './transform/job-type.ts'
@@ -130,7 +130,7 @@ function normalizeUnchecked(raw: RawPosting, now: Date, defaultBoard: string | n
     job_board: jobBoard,
     job_board_link: optionalString(raw.job_board_link, 'job_board_link'),
     application_link: optionalString(raw.application_link, 'application_link'),
-    job_title: title,
+    job_title: boundTitle(title),
     job_title_raw: titleRaw,
     description: html,
     description_raw: descriptionRaw,

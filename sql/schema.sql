@@ -1864,7 +1864,7 @@ CREATE INDEX jobs_company_idx ON public.jobs USING btree (company_id, date_poste
 -- Name: jobs_date_posted_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_date_posted_idx ON public.jobs USING btree (date_posted DESC, id DESC) WHERE (NOT expired);
+CREATE INDEX jobs_date_posted_idx ON public.jobs USING btree (date_posted DESC, id DESC) INCLUDE (title_tsv) WHERE (NOT expired);
 
 
 --

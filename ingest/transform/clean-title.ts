@@ -92,6 +92,24 @@ function isLocationSuffix(s: string): boolean {
 export type CleanTitle = { title: string; locationHint: string | null; removed: string[] }
 
 /**
+ * The longest title stored. Search finds the newest title matches in an index of the
+ * date that carries each job's title vector (migration 0027), and an index entry has a
+ * size limit (2,704 bytes) that the vector of a title of some thousand characters
+ * passes: a board that puts a post's first paragraph in its title field. job_title_raw
+ * keeps the whole, and the duplicate hash reads the whole.
+ */
+export const MAX_TITLE = 200
+
+/** The title cut to MAX_TITLE characters at a word boundary, with an ellipsis; a shorter one as it is. */
+export function boundTitle(title: string): string {
+  if (title.length <= MAX_TITLE) return title
+  const head = title.slice(0, MAX_TITLE)
+  const space = head.lastIndexOf(' ')
+  const cut = space >= MAX_TITLE / 2 ? head.slice(0, space) : head.slice(0, MAX_TITLE - 1)
+  return `${cut.replace(/[\s\-–—|:,;.(]+$/, '')}…`
+}
+
+/**
  * Cleans a raw title:
  * - HTML entities decoded ("Wireless &amp;#038; Modem" -> "Wireless & Modem", decode-entities.ts)
  * - whitespace collapsed; gender markers "(m/f/d)", "(w/m/d)", "(all genders)" removed

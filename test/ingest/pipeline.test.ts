@@ -8,6 +8,7 @@ import { readPostings } from '../../ingest/read.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { rawPosting, readItems } from '../helpers/factories.ts'
+import { MAX_TITLE } from '../../ingest/transform/clean-title.ts'
 
 const test = anyTest as TestFn<{ db: TestDb; dir: string }>
 
@@ -150,4 +151,28 @@ test('locations are indexed per place, remote is a scope and not a place', async
   t.is(remote.location_type, 'Remote')
   t.deepEqual(remote.remote_countries, ['United States'])
   t.is(remote.places, 0)
+})
+
+test('a title of thousands of characters lands bounded, with the whole in job_title_raw; two that differ past the bound stay two jobs', async (t) => {
+  const { sql } = t.context.db
+  // a post's first paragraph in the title field, as some boards send it; its vector
+  // would not fit an entry of the date index that carries titles (migration 0027)
+  const paragraph = Array.from({ length: 700 }, (_, i) => `platform${i % 97} engineer${i}`).join(' ')
+  const summary = await ingest(sql, readItems([
+    rawPosting({ source_id: 'long-title-1', job_title: `${paragraph} first`, company: { name: 'Long Title Co' } }, 71),
+    rawPosting({ source_id: 'long-title-2', job_title: `${paragraph} second`, company: { name: 'Long Title Co' } }, 72),
+  ]), { source: 'long-titles', now })
+  t.is(summary.rejected, 0)
+  t.is(summary.inserted, 2)
+  const rows = await sql<{ job_title: string; job_title_raw: string }[]>`
+    select j.job_title, j.job_title_raw from jobs j join companies c on c.id = j.company_id
+    where c.name = 'Long Title Co' order by j.id`
+  t.is(rows.length, 2)
+  for (const r of rows) {
+    t.true(r.job_title.length <= MAX_TITLE)
+    t.true(r.job_title.endsWith('…'))
+    t.true(r.job_title_raw.length > 10_000)
+  }
+  t.is(rows[0].job_title, rows[1].job_title)
+  t.not(rows[0].job_title_raw, rows[1].job_title_raw)
 })

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { cleanTitle, fixAllCaps } from '../../ingest/transform/clean-title.ts'
+import { boundTitle, cleanTitle, fixAllCaps, MAX_TITLE } from '../../ingest/transform/clean-title.ts'
 
 const title = (s: string) => cleanTitle(s).title
 
@@ -57,4 +57,20 @@ test('ALL CAPS becomes Title Case with acronyms kept', (t) => {
 test('whitespace is normalised and an all-decoration title falls back to the raw text', (t) => {
   t.is(title('  Senior \n  Engineer  '), 'Senior Engineer')
   t.is(title('!!!'), '!!!')
+})
+
+test('a title past MAX_TITLE characters is cut at a word boundary with an ellipsis; a shorter one is kept whole', (t) => {
+  const words = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ')
+  const cut = boundTitle(words)
+  t.true(cut.length <= MAX_TITLE)
+  t.true(cut.endsWith('…'))
+  t.true(words.startsWith(cut.slice(0, -1)))
+  t.regex(cut, /word\d+…$/, 'whole words only')
+  // one long run of letters has no boundary to cut at
+  t.is(boundTitle('x'.repeat(500)), `${'x'.repeat(MAX_TITLE - 1)}…`)
+  // punctuation before the cut goes
+  t.false(boundTitle(`${'a'.repeat(150)} - ${'b'.repeat(100)}`).includes(' -'))
+  const exact = 'y'.repeat(MAX_TITLE)
+  t.is(boundTitle(exact), exact)
+  t.is(boundTitle('Staff Nurse'), 'Staff Nurse')
 })
