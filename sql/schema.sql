@@ -2036,6 +2036,13 @@ CREATE STATISTICS public.job_locations_latlng_stats (mcv) ON lat, lng FROM publi
 
 
 --
+-- Name: jobs_yoe_range_stats; Type: STATISTICS; Schema: public; Owner: -
+--
+
+CREATE STATISTICS public.jobs_yoe_range_stats ON COALESCE(yoe_max, yoe_min), COALESCE(yoe_min, yoe_max) FROM public.jobs;
+
+
+--
 -- Name: job_archive job_archive_index_inserted; Type: TRIGGER; Schema: public; Owner: -
 --
 

@@ -9,6 +9,7 @@
  * expiry refresh them (analyzeSearchTables), since the embedded database runs no
  * autovacuum and a server's may not have run yet.
  */
+import type { PendingQuery, Row } from 'postgres'
 import type { Db } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { includesPhrase, phrasesAsWords, toTsquery, type TextQuery } from './query-syntax.ts'
@@ -223,7 +224,7 @@ export type SearchResult = {
  * matches. `rows` reads fewer than the page's limit from its offset (an export's charge).
  * `order` sorts the page's rows again where they are joined to their records (`page`).
  */
-export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>, rows = p.limit) {
+export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>, rows = p.limit): PageIds {
   const rank = rankQuery(db, f)
   const offset = (p.page - 1) * p.limit
   if (rank && p.sortBy === 'relevance') return rankedIds(db, f, rank, p, where, rows, offset)
@@ -234,8 +235,15 @@ export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnTy
     where ${where}
     order by ${order}
     limit ${rows} offset ${offset}`
-  return { ids, order }
+  return { ids, order, counted: false }
 }
+
+/**
+ * A page's ids query, the order to sort its rows by, and whether each row also carries
+ * the count of matches (`matched`, up to COUNT_CAP + 1 at least) and of their companies
+ * (`matched_companies`), which relevance's window reads anyway (rankedIds).
+ */
+export type PageIds = { ids: PendingQuery<Row[]>; order: PendingQuery<Row[]>; counted: boolean }
 
 /**
  * Relevance ranks the RANK_WINDOW newest matches by score (ts_rank, then recency, then
@@ -244,24 +252,28 @@ export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnTy
  * jobs match, and only they are read for their rank: ranking every match read each
  * one's row, 650 ms for 115,000 matches at 1,000,000 postings (docs/search.md, "Sorting").
  */
-function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>, p: SearchPage, where: ReturnType<typeof whereClause>, rows: number, offset: number) {
+function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>, p: SearchPage, where: ReturnType<typeof whereClause>, rows: number, offset: number): PageIds {
   const dir = p.sortOrder === 'asc' ? db`asc` : db`desc`
   const window = p.rankWindow ?? RANK_WINDOW
+  // one match past COUNT_CAP tells an exact count from an estimated one, so the page
+  // counts its matches itself rather than a second statement finding them again
   const ids = db`
-    with newest as materialized (${newestMatches(db, f, where, Math.max(window, offset + rows))}),
+    with newest as materialized (${newestMatches(db, f, where, Math.max(window, offset + rows, COUNT_CAP + 1))}),
     -- the rank is read once the window is chosen: in the same select as the date sort,
     -- Postgres would compute it for every match before sorting them
     ranked as (
-      select n.id, n.date_posted, ts_rank(j.rank_tsv, ${rank})::float8 as score,
+      select n.id, n.date_posted, j.company_id, ts_rank(j.rank_tsv, ${rank})::float8 as score,
         row_number() over (order by n.date_posted desc, n.id desc) > ${window} as beyond
       from newest n join jobs j on j.id = n.id
     )
     select id, score, row_number() over (
-      order by beyond, case when not beyond then score end ${dir}, date_posted desc, id desc) as ord
+        order by beyond, case when not beyond then score end ${dir}, date_posted desc, id desc) as ord,
+      count(*) over ()::int as matched,
+      (select count(distinct company_id) from ranked)::int as matched_companies
     from ranked
     order by ord
     limit ${rows} offset ${offset}`
-  return { ids, order: db`page.ord` }
+  return { ids, order: db`page.ord`, counted: true }
 }
 
 /**
@@ -298,20 +310,31 @@ function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereC
 
 export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
   const where = whereClause(db, f)
-  const { ids, order } = pageIds(db, f, p, where)
-  const [jobs, counts] = await Promise.all([
+  const { ids, order, counted } = pageIds(db, f, p, where)
+  type PageRow = JobRecord & { score: number; matched?: number; matched_companies?: number }
+  const [rows, separately] = await Promise.all([
     // The page is chosen over ids and sort keys alone; only its rows are then built
     // into records. Postgres evaluates a select list before sorting, so sorting the
     // records themselves would read every match's description.
-    db<(JobRecord & { score: number })[]>`
+    db<PageRow[]>`
       select ${jobRecord(db, { raw: p.raw, neural: p.neural })}, page.score
+        ${counted ? db`, page.matched, page.matched_companies` : db``}
       from (${ids}) page
       join jobs j on j.id = page.id
       join companies c on c.id = j.company_id
       order by ${order}`,
-    totals(db, f, where),
+    counted ? null : totals(db, f, where),
   ])
+  const jobs = rows.map(({ matched: _m, matched_companies: _c, ...job }) => job)
+  // a page past the last match carries no count: the matches are counted apart then
+  const counts = separately ?? (rows.length ? await fromPageCount(db, f, where, rows[0].matched!, rows[0].matched_companies!) : await totals(db, f, where))
   return { jobs, ...withPage(counts, (p.page - 1) * p.limit, jobs.length, p.limit) }
+}
+
+/** totals from the matches a ranked page counted (rankedIds): exact up to COUNT_CAP, estimated past it. */
+async function fromPageCount(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, matched: number, companies: number) {
+  if (matched <= COUNT_CAP) return { total: matched, companies, exact: true }
+  return { total: Math.max(COUNT_CAP + 1, await estimateMatches(db, f, where)), companies, exact: false }
 }
 
 /**

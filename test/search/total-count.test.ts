@@ -54,3 +54,28 @@ test('a page that comes back short makes the total exact; a full one is a floor'
   t.is(full.jobs.length, 100)
   t.true(full.total_count >= 1100)
 })
+
+test('a page ranked by relevance counts its own matches: the totals of the same search by date; past the last match, counted apart', async (t) => {
+  const ranked = await search(t, { job_titles: ['engineer'], limit: 10 })
+  const byDate = await search(t, { job_titles: ['engineer'], limit: 10, sort_by: 'date_posted' })
+  t.is(ranked.total_count, 350)
+  t.is(ranked.total_count, byDate.total_count)
+  t.is(ranked.company_count, byDate.company_count)
+  t.true(ranked.company_count >= 1)
+  t.like(ranked.jobs[0].meta.count, { value: 350, exact: true })
+  // the count columns are the page's own, never a record's
+  t.false('matched' in ranked.jobs[0] || 'matched_companies' in ranked.jobs[0])
+  const past = await search(t, { job_titles: ['engineer'], limit: 100, page: 5 })
+  t.is(past.jobs.length, 0)
+  t.is(past.total_count, 350)
+  t.is(past.company_count, byDate.company_count)
+})
+
+test('past the exact count, a yoe range is estimated from the statistics of what it compares (migration 0028)', async (t) => {
+  // every posting here asks for 5+ years: all of them match 2 to 5; without those
+  // statistics Postgres guessed a ninth of the jobs
+  const body = { yoe: { min: 2, max: 5 }, limit: 10 }
+  const res = await search(t, body)
+  const all = NURSES + 350
+  t.true(Math.abs(res.total_count - all) / all < 0.25, `estimated ${res.total_count} for ${all}`)
+})
