@@ -118,7 +118,7 @@ const CompanyData = record(
 const jobFields: Record<string, JsonSchema> = {
   _id: str('Job identifier; the job_id of GET /v2/jobs/{job_id}'),
   company_name: str(),
-  job_title: str(),
+  job_title: { type: 'string', maxLength: 200, description: 'The title, cleaned (decoration and trailing places removed); one longer than 200 characters is cut at a word boundary and ends in …' },
   description: str('Cleaned HTML'),
   application_link: strOrNull(),
   location_raw: strOrNull('Free-text location as posted'),
