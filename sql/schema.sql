@@ -1959,6 +1959,13 @@ CREATE INDEX jobs_place_keys_idx ON public.jobs USING gin (place_keys);
 
 
 --
+-- Name: jobs_posted_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX jobs_posted_idx ON public.jobs USING btree (date_posted DESC, id DESC) WHERE (NOT expired);
+
+
+--
 -- Name: jobs_salary_sort_idx; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -5,7 +5,8 @@
  * neural-search latency over HTTP, over BENCH_VECTOR_JOBS (100,000) generated postings
  * embedded by EMBEDDING_PROVIDER's model (the default, USE lite), on the machine's
  * Postgres (BENCH_DATABASE_URL). docs/performance.md has what it measures and the
- * figures. BENCH_EXPLAIN=1 adds EXPLAIN (ANALYZE, BUFFERS) of a search per plan.
+ * figures. BENCH_EXPLAIN=1 adds EXPLAIN (ANALYZE, BUFFERS) of a search per plan;
+ * BENCH_FILTERS='two categories,five categories' measures only those filters.
  *
  * The corpus is built once, through the ingest pipeline with the embedder (so its
  * throughput is the ingest embedding throughput), as jds_bench_vector_<jobs>, and kept:
@@ -110,7 +111,7 @@ export const QUERY_TEXTS: [query: string, title: string][] = [
  * job type is spread over the whole space, as a filter that does not follow the
  * meaning is.
  */
-export const FILTERS: [label: string, share: string, body: Record<string, unknown>][] = [
+const ALL_FILTERS: [label: string, share: string, body: Record<string, unknown>][] = [
   ['none', '100 %', {}],
   ['five categories', '30 %', { job_categories: ['Healthcare Services Jobs', 'Data Analyst Jobs', 'Engineering Jobs', 'Operations Jobs', 'Skilled Trade Jobs'] }],
   ['United States + Full Time', '30 %', { locations: { country: 'United States' }, job_types: ['Full Time'] }],
@@ -124,6 +125,10 @@ export const FILTERS: [label: string, share: string, body: Record<string, unknow
   ['job_title Software Engineer', '0.1 %', { job_title: 'Software Engineer' }],
   ['Germany + Sales Jobs', '0.1 %', { locations: { country: 'Germany' }, job_categories: ['Sales Jobs'] }],
 ]
+/** BENCH_FILTERS (labels, comma-separated) measures those filters alone, for a quicker look at a change that concerns them */
+const only = process.env.BENCH_FILTERS?.split(',').map((l) => l.trim())
+export const FILTERS = only ? ALL_FILTERS.filter(([label]) => only.includes(label)) : ALL_FILTERS
+if (only && FILTERS.length !== only.length) throw new Error(`BENCH_FILTERS: known filters are ${ALL_FILTERS.map(([l]) => l).join(', ')}`)
 const ACCURACIES: Accuracy[] = ['low', 'medium', 'high']
 const K = 10
 
@@ -499,7 +504,7 @@ const explained: [string, string][] = []
 if (process.env.BENCH_EXPLAIN === '1') {
   const q = queries[queries.length - 1] // a text query: far from most categories
   for (const label of ['none', 'two categories', 'job board Greenhouse', 'Germany + Sales Jobs']) {
-    const body = FILTERS.find(([l]) => l === label)![2]
+    const body = ALL_FILTERS.find(([l]) => l === label)![2]
     const filters = vsearchFilters(await asVsearch(body))
     explained.push([`vsearch, ${label}`, await explain((db) => vectorSearch(db, { vector: q.vector, model, accuracy: 'medium' }, filters, K, firstK))])
   }

@@ -117,3 +117,27 @@ test('a keywords phrase: exactly the jobs with the phrase, newest first within a
   const { jobs } = await searchJobs(db.sql, { keywords: parse(['"machine learning" -"applied machine"']) }, page({ rankWindow: 3 }))
   t.is(jobs.length, 0)
 })
+
+test('sorted by date with a keywords phrase: the phrase jobs by date, each with its score, pages whole, counted exactly', async (t) => {
+  const { db } = t.context
+  const phrase: SearchFilters = { keywords: parse(['"machine learning"']) }
+  const want = await db.sql<{ id: string; score: number }[]>`
+    select j.id::text, ts_rank(j.rank_tsv, phraseto_tsquery('english', 'machine learning'))::float8 as score from jobs j
+    where not j.expired and j.keywords_tsv @@ phraseto_tsquery('english', 'machine learning')
+    order by j.date_posted desc, j.id desc`
+  const byDate = page({ sortBy: 'date_posted' })
+  const all = await searchJobs(db.sql, phrase, byDate)
+  t.deepEqual(all.jobs.map((j) => j._id), want.map((r) => r.id))
+  t.deepEqual(all.jobs.map((j) => j.score), want.map((r) => r.score))
+  t.like(all, { total: JOBS / 2, exact: true, companies: new Set(all.jobs.map((j) => j.company_slug)).size })
+  const pages: string[] = []
+  for (let n = 1; n <= 3; n++) {
+    const onePage = await searchJobs(db.sql, phrase, { ...byDate, page: n, limit: 3 })
+    t.like(onePage, { total: JOBS / 2, exact: true }, `page ${n}`)
+    pages.push(...onePage.jobs.map((j) => j._id))
+  }
+  t.deepEqual(pages, want.map((r) => r.id), 'pages of 3')
+  // oldest first: the same jobs reversed
+  const oldest = await searchJobs(db.sql, phrase, { ...byDate, sortOrder: 'asc' })
+  t.deepEqual(oldest.jobs.map((j) => j._id), want.map((r) => r.id).reverse())
+})
