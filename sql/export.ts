@@ -44,7 +44,7 @@ export type RecordFormat = 'csv' | 'json'
  * nested fields and arrays as their JSON text, booleans as true/false, so the driver
  * hands the worker strings it writes as they are.
  */
-function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
+export function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
   const text = (value: PendingQuery<Row[]>) => (format === 'csv' ? db`(${value})::text` : value)
   return db`
     j.id::text as _id,
@@ -79,6 +79,26 @@ function exportRecord(db: Db, raw: boolean, format: RecordFormat) {
     ${text(db`case when j.yoe_min is null and j.yoe_max is null then null
       else jsonb_build_object('min', j.yoe_min, 'max', j.yoe_max)
     end`)} as yoe_range`
+}
+
+/**
+ * Every variable-length value an export record reads (exportRecord, companyData,
+ * shownLocations), the jobs' and their companies': any of them may live in TOAST, and
+ * the export's read-ahead (writeExportRecords) reads them all so that rendering finds
+ * their pages in memory. Reading only the descriptions left the companies' links and
+ * logos: on a cold cache a batch's render then read about a thousand pages of the
+ * companies' TOAST from the disk in its working time, and rested for it too.
+ * test/search/export-read-ahead.test.ts keeps this list in step with the record.
+ */
+export function toastedValues(db: Db, raw: boolean) {
+  return db`
+    length(j.description) + ${raw ? db`length(j.description_raw)` : db`0`} + length(j.application_link)
+    + length(j.education_level) + length(j.job_board) + length(j.job_board_link) + length(j.job_slug)
+    + length(j.job_title) + length(j.job_type) + length(j.language) + length(j.location_raw)
+    + length(j.location_type) + length(j.requirements_summary) + length(j.locations::text)
+    + cardinality(j.job_categories) + cardinality(j.skills) + cardinality(j.technologies) + cardinality(j.remote_countries)
+    + length(c.name) + length(c.link) + length(c.logo) + length(c.slug) + length(c.description_summary)
+    + length(c.linkedin_link) + cardinality(c.services) + cardinality(c.industries) + cardinality(c.subindustries)`
 }
 
 /**
@@ -145,9 +165,9 @@ export async function writeExportRecords(
       join jobs j on j.id = b.id
       join companies c on c.id = j.company_id
       order by b.position`
-    // the pages rendering reads: the rows, their descriptions (TOAST) and companies
+    // the pages rendering reads: the rows, their companies, and the values of both in TOAST
     const readRows = (batch: { id: string }[]) => sql`
-      select count(length(j.description) + ${q.page.raw ? sql`length(j.description_raw)` : sql`0`} + length(j.locations::text) + length(c.name))::int
+      select count(${toastedValues(sql, q.page.raw)})::int
       from jobs j join companies c on c.id = j.company_id
       where j.id = any(${batch.map((r) => r.id)}::bigint[])`
     const text = async (batch: { id: string; score: number }[]) => {

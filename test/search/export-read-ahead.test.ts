@@ -6,7 +6,7 @@
  */
 import anyTest, { type TestFn } from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
-import { writeExportRecords } from '../../sql/export.ts'
+import { exportRecord, toastedValues, writeExportRecords } from '../../sql/export.ts'
 import { searchJobs, type SearchPage } from '../../sql/search.ts'
 import { rawPosting } from '../helpers/factories.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
@@ -92,4 +92,35 @@ test('a write that fails mid-way rejects the export with its error; the reads ah
   // the held cursor was closed: the same name can be declared again
   const again = await exportText(db, { batchRows: 2, readAhead: 5 }, 'json', 'ahead_failing')
   t.is(again.count, JOBS)
+})
+
+test('the read ahead reads every variable-length value a record reads, so that rendering finds them in memory', async (t) => {
+  const { db } = t.context
+  const varlena = await db.sql<{ alias: string; name: string }[]>`
+    select case c.relname when 'jobs' then 'j' else 'c' end as alias, a.attname as name
+    from pg_attribute a join pg_class c on c.oid = a.attrelid
+    where c.relname in ('jobs', 'companies') and c.relnamespace = current_schema()::regnamespace
+      and a.attnum > 0 and a.attlen = -1 and not a.attisdropped
+      -- a numeric (yoe, salary) is variable-length too, but a few bytes: never out of line
+      and a.atttypid <> 'numeric'::regtype`
+  const mayBeToasted = new Set(varlena.map((v) => `${v.alias}.${v.name}`))
+  t.true(mayBeToasted.has('j.description') && mayBeToasted.has('c.link'))
+  /** the columns of jobs (j) and companies (c) in a statement's select list, as EXPLAIN VERBOSE names them in its top node's output (a scan below may list every column) */
+  const columnsRead = async (statement: ReturnType<typeof db.sql>) => {
+    const plan = (await db.sql<{ 'QUERY PLAN': string }[]>`explain (verbose) ${statement}`).map((r) => r['QUERY PLAN'])
+    const output = plan.find((line) => line.trim().startsWith('Output:'))!
+    return new Set([...output.matchAll(/\b([jc])\.([a-z_]+)\b/g)].map((m) => `${m[1]}.${m[2]}`).filter((c) => mayBeToasted.has(c)))
+  }
+  for (const raw of [false, true]) {
+    const read = await columnsRead(db.sql`select count(${toastedValues(db.sql, raw)}) from jobs j join companies c on c.id = j.company_id`)
+    for (const format of ['json', 'csv'] as const) {
+      const record = await columnsRead(db.sql`
+        select ${exportRecord(db.sql, raw, format)}
+        from jobs j join companies c on c.id = j.company_id
+        cross join (select 1 as position, ${TASK}::uuid as task_id, 1::float8 as score) b`)
+      t.true(record.has('j.description') && record.has('c.link'), 'the plan names the record\'s columns')
+      t.is(record.has('j.description_raw'), raw)
+      t.deepEqual([...record].filter((c) => !read.has(c)), [], `raw ${raw}, ${format}: read ahead as well`)
+    }
+  }
 })
