@@ -319,7 +319,8 @@ await workers.stop()
 await boss.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => {})
 await app.context.admission!.close()
 await admissionSql.end()
-await sql.end()
+// a connection that a cold restart (BENCH_COLD_CMD) ended can keep end() waiting: 5 s, then it closes
+await sql.end({ timeout: 5 })
 await rm(dataDir, { recursive: true, force: true })
 
 // --- tables ---------------------------------------------------------------------------------
