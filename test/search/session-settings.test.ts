@@ -1,7 +1,7 @@
 /**
  * Every session of the service plans each statement for its own values and without JIT
  * (sql/session-settings.ts): a server's connections send the settings when they connect,
- * the embedded database starts with them (a server's also sort in 16 MB). A prepared search run more than five times
+ * the embedded database starts with them (a server's also sort in 16 MB and price a page read out of order at 1.1). A prepared search run more than five times
  * keeps a plan made for its values (Postgres's default would reuse a generic one).
  */
 import test from 'ava'
@@ -12,11 +12,12 @@ test('each connection of the pool has the settings, and a prepared statement sta
   const db = await testDatabase()
   try {
     // as many at once as the pool opens, so every connection answers
-    const rows = await Promise.all(Array.from({ length: 8 }, () => db.sql<{ plan_cache_mode: string; jit: string; work_mem: string }[]>`
-      select current_setting('plan_cache_mode') as plan_cache_mode, current_setting('jit') as jit, current_setting('work_mem') as work_mem, pg_sleep(0.05)`))
-    // a server's sessions sort in 16 MB; the embedded database keeps its 4 MB
-    const want = db.kind === 'server' ? SERVER_SESSION_SETTINGS : { ...SESSION_SETTINGS, work_mem: '4MB' }
-    for (const [row] of rows) t.deepEqual({ plan_cache_mode: row.plan_cache_mode, jit: row.jit, work_mem: row.work_mem }, want)
+    const rows = await Promise.all(Array.from({ length: 8 }, () => db.sql<{ plan_cache_mode: string; jit: string; work_mem: string; random_page_cost: string; pg_sleep: string }[]>`
+      select current_setting('plan_cache_mode') as plan_cache_mode, current_setting('jit') as jit, current_setting('work_mem') as work_mem,
+        current_setting('random_page_cost') as random_page_cost, pg_sleep(0.05)`))
+    // a server's sessions sort in 16 MB and price a page read out of order at 1.1; the embedded database keeps its 4 MB and 4
+    const want = db.kind === 'server' ? SERVER_SESSION_SETTINGS : { ...SESSION_SETTINGS, work_mem: '4MB', random_page_cost: '4' }
+    for (const [{ pg_sleep: _, ...row }] of rows) t.deepEqual(row, want)
     await db.sql`create table skewed (k int, v int)`
     await db.sql`insert into skewed select i % 2, i from generate_series(1, 1000) i`
     await db.sql`analyze skewed`
