@@ -9,7 +9,7 @@ import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
-import { openDatabase } from '../sql/db.ts'
+import { connect, openDatabase, WORKER_APPLICATION } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { restoreIndexes } from '../sql/deferred-indexes.ts'
 import { buildApp } from './app.ts'
@@ -47,7 +47,9 @@ if (rebuilt.length) log.info({ rebuilt }, 'deferred indexes built')
 
 readiness.stage = 'queues'
 await boss.start()
-const workers = await startWorkers(boss, db.sql, log, config, { embedder })
+// the workers' own pool, named apart so that an export can tell the API's statements from theirs (jobs/pace.ts)
+const workerSql = connect(db.url, db.poolSize, WORKER_APPLICATION)
+const workers = await startWorkers(boss, workerSql, log, config, { embedder })
 
 if (db.embedded && config.demoJobs > 0) {
   readiness.stage = 'demo data'
@@ -79,6 +81,7 @@ async function shutdown(signal: string) {
   await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
   await embedder?.close()
   await closeResumeReaders()
+  await workerSql.end({ timeout: 5 })
   await db.close()
   process.exit(0)
 }

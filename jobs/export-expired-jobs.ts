@@ -17,13 +17,13 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
   return {
     name: TYPE,
     discard: discardExport(deps.store),
-    run: async ({ task, progress }) => {
+    run: async ({ task, progress, log }) => {
       const since = new Date(String(task.input.since))
       if (Number.isNaN(since.getTime())) throw new Error(`the task's since is not a date: ${JSON.stringify(task.input.since)}`)
       const total = await countExpiredJobs(deps.sql, since)
-      return writeExport(deps, task, JSONL, 'expired-jobs', async (out) => {
+      const pace = pacer(deps.dutyCycle, deps.othersActive)
+      const finish = await writeExport(deps, task, JSONL, 'expired-jobs', async (out) => {
         let written = 0
-        const pace = pacer(deps.dutyCycle)
         await reserved(deps.sql, (conn) =>
           readHeld<ExpiredJobLine>(conn, `expired_${task.id.replaceAll('-', '')}_${task.attempt}`, expiredJobsQuery(conn, since), async (rows) => {
             // the query's columns are the line's fields, in the line's order
@@ -35,6 +35,8 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
         )
         return written
       })
+      log.info(pace.summary(), 'export paced')
+      return finish
     },
   }
 }

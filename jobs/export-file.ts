@@ -14,6 +14,7 @@ import type { Sql } from '../sql/db.ts'
 import type { ClaimedTask, Finish } from '../sql/tasks.ts'
 import { downloadUrl } from './files/signing.ts'
 import type { FileStore } from './files/store.ts'
+import type { OthersActive } from './pace.ts'
 
 export type ExportDeps = {
   sql: Sql
@@ -25,6 +26,8 @@ export type ExportDeps = {
   ttlDays: number
   /** the share of the time an export keeps busy (jobs/pace.ts) */
   dutyCycle: number
+  /** whether the API was at work during a step, which alone earns a rest (jobs/pace.ts); null: every step rests */
+  othersActive: OthersActive | null
 }
 
 export type ExportFormat = { extension: 'csv' | 'jsonl'; contentType: string }

@@ -22,13 +22,13 @@ export function exportHistorical(deps: ExportDeps): TaskType {
   return {
     name: TYPE,
     discard: discardExport(deps.store),
-    run: async ({ task, params, progress }) => {
+    run: async ({ task, params, progress, log }) => {
       const q = params as HistoricalExportParams
       const format = task.input.format === 'csv' ? 'csv' : 'json'
       // the dictionaries grow with the archive: the filters pick their ids when the task runs
       const filters = await resolveHistorical(deps.sql, q.filters)
       const total = await countHistoricalExport(deps.sql, filters, q.max)
-      const pace = pacer(deps.dutyCycle)
+      const pace = pacer(deps.dutyCycle, deps.othersActive)
       const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'historical-export', async (out) => {
         let written = 0
         return writeHistoricalRecords(deps.sql, `historical_${task.id.replaceAll('-', '')}_${task.attempt}`, { filters, max: q.max, format }, out, async (records) => {
@@ -37,6 +37,7 @@ export function exportHistorical(deps: ExportDeps): TaskType {
           await pace()
         })
       })
+      log.info(pace.summary(), 'export paced')
       return { ...finish, result: { ...finish.result, quote: exportQuote(finish.result.record_count) } }
     },
   }

@@ -24,10 +24,10 @@ export function exportJobData(deps: ExportDeps): TaskType {
   return {
     name: TYPE,
     discard: discardExport(deps.store),
-    run: async ({ task, params, progress }) => {
+    run: async ({ task, params, progress, log }) => {
       const q = params as ExportParams
       const format = task.input.format === 'csv' ? 'csv' : 'json'
-      const pace = pacer(deps.dutyCycle)
+      const pace = pacer(deps.dutyCycle, deps.othersActive)
       const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'jobs-export', async (out: Write) => {
         let written = 0
         return writeExportRecords(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records, waitedMs) => {
@@ -36,6 +36,7 @@ export function exportJobData(deps: ExportDeps): TaskType {
           await pace(waitedMs)
         })
       })
+      log.info(pace.summary(), 'export paced')
       return { ...finish, unused: Math.max(0, task.charged_units - finish.result.record_count) }
     },
   }

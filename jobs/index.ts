@@ -21,8 +21,11 @@ import * as embedVectors from './embed-vectors.ts'
 import * as resumesParse from './resumes-parse.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { modelId } from '../sql/embeddings.ts'
+import { foregroundActiveWithin } from '../sql/foreground.ts'
 
 /**
+ * `sql` is the workers' own pool, named WORKER_APPLICATION (sql/db.ts), so that their
+ * statements do not count as the API's (sql/foreground.ts).
  * `tasks`: run task workers and the background embedding in this process (the API's
  * TASK_WORKERS_IN_API, or `npm run worker`, which always does); the embedding needs an
  * `embedder`. Scheduled queues run in every process: each instant is enqueued once
@@ -59,6 +62,8 @@ export async function startWorkers(
     dataDir: config.dataDir,
     ttlDays: config.files.ttlDays,
     dutyCycle: config.tasks.exportDutyCycle,
+    // only a server tells the API's sessions from the workers' (sql/foreground.ts)
+    othersActive: config.databaseUrl ? (ms) => foregroundActiveWithin(sql, ms) : null,
   }
   const workers = tasks
     ? await startTaskWorkers({

@@ -9,14 +9,14 @@ import pino from 'pino'
 import { createBoss } from './boss.ts'
 import { startWorkers } from './index.ts'
 import { loadConfig } from '../sql/config.ts'
-import { openDatabase } from '../sql/db.ts'
+import { openDatabase, WORKER_APPLICATION } from '../sql/db.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
 import { migrate } from '../sql/migrate.ts'
 import { closeResumeReaders } from '../ingest/resume/read.ts'
 
 const config = loadConfig()
 const log = pino({ level: config.logLevel, base: { service: 'job-data-service', role: 'worker' } })
-const db = await openDatabase(config)
+const db = await openDatabase({ ...config, applicationName: WORKER_APPLICATION })
 await migrate(db.sql)
 const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
 await boss.start()

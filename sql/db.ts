@@ -28,12 +28,23 @@ type Options = {
   /** a server must own the embedded database rather than borrow another process's */
   own?: boolean
   max?: number
+  /** the pool's name in pg_stat_activity: APPLICATION unless told otherwise */
+  applicationName?: string
 }
 
 /** connections a process's pool opens, unless told otherwise */
 export const POOL_SIZE = 10
 
-export function connect(url: string, max = POOL_SIZE, applicationName = 'job-data-service'): Sql {
+/**
+ * The names sessions carry in pg_stat_activity: the API's and the command-line tools'
+ * (APPLICATION), the API's admission pool, and the task workers' (WORKER_APPLICATION),
+ * which sql/foreground.ts tells apart from the others.
+ */
+export const APPLICATION = 'job-data-service'
+export const ADMISSION_APPLICATION = 'job-data-service admission'
+export const WORKER_APPLICATION = 'job-data-service worker'
+
+export function connect(url: string, max = POOL_SIZE, applicationName = APPLICATION): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
@@ -42,7 +53,7 @@ export function connect(url: string, max = POOL_SIZE, applicationName = 'job-dat
 }
 
 /** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity. */
-export const connectAdmission = (url: string) => connect(url, 2, 'job-data-service admission')
+export const connectAdmission = (url: string) => connect(url, 2, ADMISSION_APPLICATION)
 
 /** Runs `f` on a connection of its own, which session state (cursors, temporary tables, advisory locks) needs. */
 export async function reserved<T>(sql: Sql, f: (conn: postgres.ReservedSql) => Promise<T>) {
@@ -57,19 +68,19 @@ export async function reserved<T>(sql: Sql, f: (conn: postgres.ReservedSql) => P
 export async function openDatabase(opts: Options): Promise<Database> {
   if (opts.databaseUrl) {
     const max = opts.max ?? POOL_SIZE
-    return wrap(connect(opts.databaseUrl, max), max, opts.databaseUrl, null)
+    return wrap(connect(opts.databaseUrl, max, opts.applicationName), max, opts.databaseUrl, null)
   }
   if (opts.dataDir && !opts.own) {
     const running = runningEmbedded(opts.dataDir)
     if (running) {
       const url = `postgres://postgres@127.0.0.1:${running.port}/postgres`
       const max = opts.max ?? 4
-      return wrap(connect(url, max), max, url, null)
+      return wrap(connect(url, max, opts.applicationName), max, url, null)
     }
   }
   const embedded = await startEmbedded({ dataDir: opts.dataDir, port: opts.own ? opts.embeddedPort : 0 })
   const max = opts.max ?? 8
-  return wrap(connect(embedded.url, max), max, embedded.url, embedded)
+  return wrap(connect(embedded.url, max, opts.applicationName), max, embedded.url, embedded)
 }
 
 function wrap(sql: Sql, poolSize: number, url: string, embedded: Embedded | null): Database {

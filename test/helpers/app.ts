@@ -12,6 +12,7 @@ import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
 import { testDatabase, type TestDb } from './db.ts'
+import { connect, WORKER_APPLICATION } from '../../sql/db.ts'
 import { createAccountWithKey } from './factories.ts'
 
 export type TestApp = {
@@ -64,13 +65,16 @@ export async function startTestApp({
   const logs: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) }))
   const readiness: Readiness = { ready: true }
-  const fullConfig = { ...loadConfig(), ...config }
+  // as the service: DATABASE_URL names the server, unset it is the embedded database
+  const fullConfig = { ...loadConfig(), databaseUrl: db.kind === 'server' ? db.url : null, ...config }
   let boss: PgBoss | undefined
   let workers: { stop: () => Promise<void> } | undefined
+  // the workers' own pool, as api/server.ts gives them
+  const workerSql = tasks ? connect(db.url, 4, WORKER_APPLICATION) : null
   if (tasks) {
     boss = createBoss(db.url, log, { maintenanceSeconds: fullConfig.tasks.maintenanceSeconds })
     await boss.start()
-    workers = await startWorkers(boss, db.sql, log, fullConfig, { embedder })
+    workers = await startWorkers(boss, workerSql!, log, fullConfig, { embedder })
   }
   const app = buildApp({ sql: db.sql, poolSize: db.sql.options.max, config: fullConfig, log, readiness, embedder: embedder ?? undefined, boss })
   const server = app.listen(0, '127.0.0.1')
@@ -99,6 +103,7 @@ export async function startTestApp({
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       await app.context.admission!.close()
+      await workerSql?.end({ timeout: 5 })
       await db.close()
     },
   }

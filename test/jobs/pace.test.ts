@@ -110,3 +110,36 @@ test('EXPORT_DUTY_CYCLE: 0.4 by default, from 0.05 to 1', (t) => {
   t.is(loadConfig({ EXPORT_DUTY_CYCLE: '1' }).tasks.exportDutyCycle, 1)
   t.throws(() => loadConfig({ EXPORT_DUTY_CYCLE: '0' }), { message: /EXPORT_DUTY_CYCLE must be between 0.05 and 1/ })
 })
+
+test.serial('with othersActive, a step rests only if others were at work during it', async (t) => {
+  mockTimers(t)
+  const windows: number[] = []
+  let active = false
+  const pace = pacer(0.25, async (ms) => (windows.push(ms), active))
+  busy(30)
+  // nobody else at work: settled with the mocked clock never moved
+  t.true(await track(pace())())
+  t.true(windows[0] >= 30, `the window asked about covers the step (${windows[0].toFixed(1)} ms)`)
+  active = true
+  busy(30)
+  const resting = track(pace())
+  t.false(await resting(), 'others at work: the step rests')
+  mock.timers.tick(3 * 30 - 1)
+  t.false(await resting(), 'three times the step at least')
+  mock.timers.tick(10_000)
+  t.true(await resting())
+  t.deepEqual({ ...pace.summary(), rested_ms: pace.summary().rested_ms >= 90 }, { steps: 2, steps_rested: 1, rested_ms: true })
+})
+
+test.serial('a failing othersActive counts as others at work', async (t) => {
+  mockTimers(t)
+  const pace = pacer(0.25, async () => {
+    throw new Error('pg_stat_activity unreadable')
+  })
+  busy(30)
+  const resting = track(pace())
+  t.false(await resting(), 'the step rests')
+  mock.timers.tick(10_000)
+  t.true(await resting())
+  t.is(pace.summary().steps_rested, 1)
+})

@@ -1,0 +1,73 @@
+/**
+ * foregroundActiveWithin (sql/foreground.ts), on the machine's Postgres: the API's and
+ * the admission pool's sessions count while they run a statement and for the window
+ * after it, the workers' never. The embedded database serves every connection in one
+ * session and lists no other, so the workers there never ask (jobs/index.ts).
+ */
+import anyTest, { type TestFn } from 'ava'
+import { ADMISSION_APPLICATION, APPLICATION, connect, WORKER_APPLICATION, type Sql } from '../../sql/db.ts'
+import { foregroundActiveWithin } from '../../sql/foreground.ts'
+import { testDatabase, type TestDb } from '../helpers/db.ts'
+
+const test = (process.env.TEST_DATABASE_URL ? anyTest : anyTest.skip) as TestFn<{ db: TestDb; pools: Sql[] }>
+
+test.before(async (t) => {
+  const db = await testDatabase()
+  t.context = { db, pools: [] }
+})
+
+test.after.always(async (t) => {
+  for (const pool of t.context.pools ?? []) await pool.end({ timeout: 5 })
+  await t.context.db?.close()
+})
+
+const pool = (t: { context: { db: TestDb; pools: Sql[] } }, name: string) => {
+  const p = connect(t.context.db.url, 2, name)
+  t.context.pools.push(p)
+  return p
+}
+
+/** Runs `f` while a session of `name` waits on an advisory lock another session holds: a statement at work for as long as `f` takes. */
+async function whileWaiting<T>(t: { context: { db: TestDb; pools: Sql[] } }, name: string, key: number, f: () => Promise<T>) {
+  const holder = await t.context.db.sql.reserve()
+  await holder`select pg_advisory_lock(${key})`
+  const waiter = pool(t, name)
+  const waiting = waiter`select pg_advisory_lock(${key}), pg_advisory_unlock(${key})`.execute()
+  const observer = pool(t, WORKER_APPLICATION)
+  for (const until = Date.now() + 10_000; ; ) {
+    const [row] = await observer<{ waits: boolean }[]>`select exists (select from pg_stat_activity where application_name = ${name} and wait_event_type = 'Lock') as waits`
+    if (row.waits) break
+    if (Date.now() > until) throw new Error(`the ${name} session never waited`)
+  }
+  try {
+    return await f()
+  } finally {
+    await holder`select pg_advisory_unlock(${key})`
+    holder.release()
+    await waiting
+  }
+}
+
+test.serial('a statement of the API at work counts, whatever the window', async (t) => {
+  const workers = pool(t, WORKER_APPLICATION)
+  t.true(await whileWaiting(t, APPLICATION, 1, () => foregroundActiveWithin(workers, 0)))
+  t.true(await whileWaiting(t, ADMISSION_APPLICATION, 2, () => foregroundActiveWithin(workers, 0)))
+})
+
+test.serial('a worker at work does not count, nor the asking session itself', async (t) => {
+  const workers = pool(t, WORKER_APPLICATION)
+  t.false(await whileWaiting(t, WORKER_APPLICATION, 3, () => foregroundActiveWithin(workers, 0)))
+})
+
+test.serial('an API statement that ended counts within the window after it, and not once the window has passed', async (t) => {
+  const api = pool(t, APPLICATION)
+  const workers = pool(t, WORKER_APPLICATION)
+  await api`select 1`
+  t.true(await foregroundActiveWithin(workers, 60_000), 'within a minute of the statement')
+  // the test's own sessions (the fixture's pool) are named as the API's too: every one
+  // of them goes quiet, so a short window after the last statement finds none at work
+  const quietBy = Date.now() + 10_000
+  let active = true
+  while (active && Date.now() < quietBy) active = await foregroundActiveWithin(workers, 50)
+  t.false(active, 'the API sessions still counted 10 s after their last statement')
+})
