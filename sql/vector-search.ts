@@ -484,12 +484,22 @@ const exclusionsOnly = (t: TextQuery | null | undefined): TextQuery | null => (t
  * similarity order.
  */
 export async function neuralSearch(sql: Sql, q: VectorQuery, f: SearchFilters, s: Slice): Promise<NeuralSearchResult> {
+  const rank = rankQuery(sql, f)
+  const vectorFilters = { ...f, titles: exclusionsOnly(f.titles), keywords: exclusionsOnly(f.keywords) }
+  // The text matches need none of the vector scan's settings: a connection of their own
+  // reads them while a transaction finds the nearest jobs (the two take about as long
+  // as each other where the text is a common word). That transaction ends before they
+  // are awaited: the embedded database runs one transaction at a time, for every
+  // connection, so waiting inside it for another connection would wait forever.
+  const reading = rank ? textMatches(sql, f) : null
+  reading?.catch(() => {}) // a failure is thrown where it is awaited, not reported as unhandled before
+  const found = await sql.begin(async (tx) => {
+    await tuneScan(tx, q.accuracy)
+    return locate(tx, q, vectorFilters, NEURAL_WINDOW)
+  })
+  const text = await reading
   return sql.begin(async (tx) => {
     await tuneScan(tx, q.accuracy)
-    const rank = rankQuery(tx, f)
-    const vectorFilters = { ...f, titles: exclusionsOnly(f.titles), keywords: exclusionsOnly(f.keywords) }
-    const text = rank ? await textMatches(tx, f) : null
-    const found = await locate(tx, q, vectorFilters, NEURAL_WINDOW)
     const rows = await ranking(tx, found, () => (text ? fusedRanking(tx, q, vectorFilters, found, text) : vectorRanking(tx, q, vectorFilters, found)))
     const ranked = rows.map(({ nearest: _, ...r }) => r)
     const jobs = await records(tx, ranked.slice(s.offset, s.offset + s.limit), { raw: s.raw, neural: true })
@@ -525,10 +535,10 @@ type TextMatches = { ids: string[]; scores: number[] }
  * without the LIMIT, the planner had read every live job and its TOASTed keyword vector
  * (0.6–1.3 s, docs/vector-search.md).
  */
-async function textMatches(tx: Db, f: SearchFilters): Promise<TextMatches> {
+async function textMatches(db: Db, f: SearchFilters): Promise<TextMatches> {
   const page: SearchPage = { page: 1, limit: NEURAL_WINDOW, sortBy: 'relevance', sortOrder: null, raw: false }
-  const { ids } = pageIds(tx, f, page, whereClause(tx, f))
-  const rows = await tx<{ id: string; score: number }[]>`select id::text, score from (${ids}) page order by ord`
+  const { ids } = pageIds(db, f, page, whereClause(db, f))
+  const rows = await db<{ id: string; score: number }[]>`select id::text, score from (${ids}) page order by ord`
   return { ids: rows.map((r) => r.id), scores: rows.map((r) => r.score) }
 }
 
