@@ -6,7 +6,7 @@
 -- PostgreSQL database dump
 --
 
-\restrict schemasql
+\restrict acgGloF4rGg9lHwZcQWBRbWi9lbDu1qngVjr9ZXTjCY6DMEVLbHCdMeAZ0RINKy
 
 -- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
 -- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
@@ -1815,7 +1815,7 @@ CREATE INDEX job_locations_city_idx ON public.job_locations USING btree (lower(c
 -- Name: job_locations_latlng_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX job_locations_latlng_idx ON public.job_locations USING btree (lat, lng);
+CREATE INDEX job_locations_latlng_idx ON public.job_locations USING btree (lat, lng) INCLUDE (job_id);
 
 
 --
@@ -2246,5 +2246,5 @@ ALTER TABLE ONLY public.usage_meters
 -- PostgreSQL database dump complete
 --
 
-\unrestrict schemasql
+\unrestrict acgGloF4rGg9lHwZcQWBRbWi9lbDu1qngVjr9ZXTjCY6DMEVLbHCdMeAZ0RINKy
 

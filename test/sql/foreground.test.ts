@@ -9,9 +9,11 @@ import { ADMISSION_APPLICATION, APPLICATION, connect, WORKER_APPLICATION, type S
 import { foregroundActiveWithin } from '../../sql/foreground.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 
-const test = (process.env.TEST_DATABASE_URL ? anyTest : anyTest.skip) as TestFn<{ db: TestDb; pools: Sql[] }>
+const test = anyTest as TestFn<{ db: TestDb; pools: Sql[] }>
+const onServer = process.env.TEST_DATABASE_URL ? test.serial : test.serial.skip
 
 test.before(async (t) => {
+  if (!process.env.TEST_DATABASE_URL) return
   const db = await testDatabase()
   t.context = { db, pools: [] }
 })
@@ -48,18 +50,18 @@ async function whileWaiting<T>(t: { context: { db: TestDb; pools: Sql[] } }, nam
   }
 }
 
-test.serial('a statement of the API at work counts, whatever the window', async (t) => {
+onServer('a statement of the API at work counts, whatever the window', async (t) => {
   const workers = pool(t, WORKER_APPLICATION)
   t.true(await whileWaiting(t, APPLICATION, 1, () => foregroundActiveWithin(workers, 0)))
   t.true(await whileWaiting(t, ADMISSION_APPLICATION, 2, () => foregroundActiveWithin(workers, 0)))
 })
 
-test.serial('a worker at work does not count, nor the asking session itself', async (t) => {
+onServer('a worker at work does not count, nor the asking session itself', async (t) => {
   const workers = pool(t, WORKER_APPLICATION)
   t.false(await whileWaiting(t, WORKER_APPLICATION, 3, () => foregroundActiveWithin(workers, 0)))
 })
 
-test.serial('an API statement that ended counts within the window after it, and not once the window has passed', async (t) => {
+onServer('an API statement that ended counts within the window after it, and not once the window has passed', async (t) => {
   const api = pool(t, APPLICATION)
   const workers = pool(t, WORKER_APPLICATION)
   await api`select 1`
