@@ -153,7 +153,7 @@ export async function writeExportRecords(
   onBatch: (records: number, waitedMs: number) => Promise<void>,
   { batchRows = FETCH_ROWS, readAhead = READ_AHEAD } = {},
 ) {
-  const { ids } = pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
+  const { ids } = await pageIds(sql, q.filters, q.page, whereClause(sql, q.filters), Math.min(q.page.limit, q.rows))
   return reserved(sql, async (conn) => {
     let position = (q.page.page - 1) * q.page.limit
     const records = (batch: { id: string; score: number }[]) => conn`

@@ -17,6 +17,14 @@ import { includesPhrase, phrasesAsWords, toTsquery, type TextQuery } from './que
 export const COUNT_CAP = 1_000
 /** the newest matches that relevance ranks (rankedIds) */
 export const RANK_WINDOW = 1_000
+
+/**
+ * Reading a job's keyword vector (in TOAST) costs about four times fetching a match's
+ * row through a bitmap: 17 against 4 µs a job (100,000 postings, "security" newest first
+ * read 10,732 vectors in 180 ms; "support", 31,600 matches, fetched through its GIN
+ * index in 130 ms). Postgres prices both alike, so newestMatches weighs them itself.
+ */
+export const KEYWORD_READ_COST = 4
 export const METERS_PER_DEGREE = 111_320
 
 export type PlaceFilter =
@@ -224,10 +232,13 @@ export type SearchResult = {
  * matches. `rows` reads fewer than the page's limit from its offset (an export's charge).
  * `order` sorts the page's rows again where they are joined to their records (`page`).
  */
-export function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>, rows = p.limit): PageIds {
+export async function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: ReturnType<typeof whereClause>, rows = p.limit): Promise<PageIds> {
   const rank = rankQuery(db, f)
   const offset = (p.page - 1) * p.limit
-  if (rank && p.sortBy === 'relevance') return rankedIds(db, f, rank, p, where, rows, offset)
+  if (rank && p.sortBy === 'relevance') {
+    const newest = Math.max(p.rankWindow ?? RANK_WINDOW, offset + rows, COUNT_CAP + 1)
+    return rankedIds(db, f, rank, p, where, rows, offset, (await newestMatches(db, f, where, newest)).query)
+  }
   const order = orderBy(db, p.sortBy, p.sortOrder)
   const ids = db`
     select j.id, ${rank ? db`ts_rank(j.rank_tsv, ${rank})::float8` : db`1::float8`} as score
@@ -252,13 +263,14 @@ export type PageIds = { ids: PendingQuery<Row[]>; order: PendingQuery<Row[]>; co
  * jobs match, and only they are read for their rank: ranking every match read each
  * one's row, 650 ms for 115,000 matches at 1,000,000 postings (docs/search.md, "Sorting").
  */
-function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>, p: SearchPage, where: ReturnType<typeof whereClause>, rows: number, offset: number): PageIds {
+function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof rankQuery>>, p: SearchPage, where: ReturnType<typeof whereClause>, rows: number, offset: number, newest: PendingQuery<Row[]>): PageIds {
   const dir = p.sortOrder === 'asc' ? db`asc` : db`desc`
   const window = p.rankWindow ?? RANK_WINDOW
-  // one match past COUNT_CAP tells an exact count from an estimated one, so the page
-  // counts its matches itself rather than a second statement finding them again
+  // one match past COUNT_CAP tells an exact count from an estimated one (newest reads
+  // that many at least), so the page counts its matches itself rather than a second
+  // statement finding them again
   const ids = db`
-    with newest as materialized (${newestMatches(db, f, where, Math.max(window, offset + rows, COUNT_CAP + 1))}),
+    with newest as materialized (${newest}),
     -- the rank is read once the window is chosen: in the same select as the date sort,
     -- Postgres would compute it for every match before sorting them
     ranked as (
@@ -277,40 +289,58 @@ function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof
 }
 
 /**
- * The `n` newest matches (id, date_posted). A keywords phrase is confirmed only by the
- * positions in keywords_tsv, which lives in TOAST: Postgres confirms it on every job
- * that has the phrase's words before it sorts them by date ("machine learning" in the
- * last 30 days at 1,000,000 postings: 9,800 vectors read, 150 ms). So the jobs with the
- * words are sorted first, and the phrase is confirmed in date order until `n` have it.
+ * The `n` newest matches (id, date_posted). Where the keywords hold a term, jobs read
+ * newest first are each checked against their keyword vector, which lives in TOAST, and
+ * Postgres prices that read like any other: it walks the dates for a term that one job
+ * in ten has ("security", 100,000 postings: 10,732 vectors, 180 ms), where finding every
+ * match through the GIN index and sorting them takes a fifth of that. So when the
+ * planner's estimates say the matches are few enough (readMatchesFirst), all of them
+ * are found first (OFFSET 0 keeps the LIMIT and the order out of their plan), then the
+ * newest kept. A keywords phrase is confirmed only by the positions in keywords_tsv:
+ * Postgres confirms it on every job that has the phrase's words before it sorts them
+ * by date ("machine learning" in the last 30 days at 1,000,000 postings: 9,800 vectors
+ * read, 150 ms), so the jobs with the words are sorted first, and the phrase is
+ * confirmed in date order until `n` have it.
  */
-function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number) {
-  if (!f.keywords || !includesPhrase(f.keywords)) {
-    return db`
-      select j.id, j.date_posted
-      from ${jobsFor(db, f)}
-      where ${where}
-      order by j.date_posted desc, j.id desc
+async function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number): Promise<{ query: PendingQuery<Row[]> }> {
+  // the statement is returned inside an object: a promise resolved with the statement itself would run it
+  if (f.keywords && includesPhrase(f.keywords)) {
+    const phrase = toTsquery(db, f.keywords).include!
+    const query = db`
+      select w.id, w.date_posted
+      from (
+        select j.id, j.date_posted
+        from ${jobsFor(db, f)}
+        where ${whereClause(db, { ...f, keywords: phrasesAsWords(f.keywords) })}
+        order by j.date_posted desc, j.id desc
+        offset 0
+      ) w
+      join jobs j on j.id = w.id
+      where j.keywords_tsv @@ ${phrase}
+      order by w.date_posted desc, w.id desc
       limit ${n}`
+    return { query }
   }
-  const phrase = toTsquery(db, f.keywords).include!
-  return db`
-    select w.id, w.date_posted
-    from (
-      select j.id, j.date_posted
-      from ${jobsFor(db, f)}
-      where ${whereClause(db, { ...f, keywords: phrasesAsWords(f.keywords) })}
-      order by j.date_posted desc, j.id desc
-      offset 0
-    ) w
-    join jobs j on j.id = w.id
-    where j.keywords_tsv @@ ${phrase}
-    order by w.date_posted desc, w.id desc
-    limit ${n}`
+  const matches = db`select j.id, j.date_posted from ${jobsFor(db, f)} where ${where}`
+  if (f.keywords && toTsquery(db, f.keywords).include && (await readMatchesFirst(db, f, where, n))) {
+    return { query: db`select * from (${matches} offset 0) m order by date_posted desc, id desc limit ${n}` }
+  }
+  return { query: db`${matches} order by j.date_posted desc, j.id desc limit ${n}` }
+}
+
+/**
+ * Whether finding every match costs less than reading jobs newest first until `n`
+ * match: the walk reads about n × all / matches keyword vectors, at KEYWORD_READ_COST
+ * each, against a row for each match.
+ */
+export async function readMatchesFirst(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number) {
+  const { matches, all } = await estimateShare(db, f, where)
+  return matches * matches < KEYWORD_READ_COST * n * all
 }
 
 export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
   const where = whereClause(db, f)
-  const { ids, order, counted } = pageIds(db, f, p, where)
+  const { ids, order, counted } = await pageIds(db, f, p, where)
   type PageRow = JobRecord & { score: number; matched?: number; matched_companies?: number }
   const [rows, separately] = await Promise.all([
     // The page is chosen over ids and sort keys alone; only its rows are then built
@@ -383,7 +413,7 @@ export async function statisticsAsJobsGrow(db: Db, min: number = ANALYZE_GROWTH_
 
 /** The plan of a search's page query, for the bench's check that every query uses an index. */
 export async function explainSearch(db: Db, f: SearchFilters, p: SearchPage) {
-  const rows = await db<{ 'QUERY PLAN': string }[]>`explain ${pageIds(db, f, p, whereClause(db, f)).ids}`
+  const rows = await db<{ 'QUERY PLAN': string }[]>`explain ${(await pageIds(db, f, p, whereClause(db, f))).ids}`
   return rows.map((r) => r['QUERY PLAN']).join('\n')
 }
 
@@ -408,6 +438,24 @@ async function countMatches(db: Db, f: SearchFilters, where: ReturnType<typeof w
       where ${where}
       limit ${COUNT_CAP + 1}
     ) matched`
+}
+
+/**
+ * The planner's estimates, in one planning, of the jobs that pass `where` (and `also`)
+ * and of all the jobs searched (live ones, or every one with include_expired, and
+ * `also`): no row is read.
+ */
+export async function estimateShare(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, also = db`true`) {
+  type Node = { 'Plan Rows': number; Plans?: Node[] }
+  const [row] = await db<{ 'QUERY PLAN': [{ Plan: Node }] }[]>`
+    explain (format json)
+    select 1 from ${jobsFor(db, f)} where ${where} and ${also}
+    union all
+    select 1 from jobs j where ${whereClause(db, { includeExpired: f.includeExpired })} and ${also}`
+  const plan = row['QUERY PLAN'][0].Plan
+  // an Append of the two; a planner that proves the filters match nothing leaves the second alone
+  if (plan.Plans?.length === 2) return { matches: plan.Plans[0]['Plan Rows'], all: plan.Plans[1]['Plan Rows'] }
+  return { matches: 0, all: plan['Plan Rows'] }
 }
 
 async function estimateMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>) {

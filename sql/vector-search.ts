@@ -22,7 +22,7 @@ import { fromSql, toSql } from 'pgvector'
 import type { Db, Sql } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
-import { jobsFor, pageIds, rankQuery, whereClause, type SearchFilters, type SearchPage } from './search.ts'
+import { estimateShare, jobsFor, pageIds, rankQuery, whereClause, type SearchFilters, type SearchPage } from './search.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
 export const EF_SEARCH = { low: 40, medium: 200, high: 400 } as const
@@ -238,22 +238,10 @@ async function locate(tx: Db, q: VectorQuery, f: SearchFilters, depth: number): 
 }
 
 /**
- * The planner's estimates, in one planning, of the jobs that pass the filters and of
- * all the jobs searched (live ones, or every one with include_expired), each with a
- * vector of the query's model: no row is read.
+ * The planner's estimates of the jobs that pass the filters and of all the jobs
+ * searched, each with a vector of the query's model (sql/search.ts): no row is read.
  */
-async function estimateMatches(tx: Db, q: VectorQuery, f: SearchFilters) {
-  type Node = { 'Plan Rows': number; Plans?: Node[] }
-  const [row] = await tx<{ 'QUERY PLAN': [{ Plan: Node }] }[]>`
-    explain (format json)
-    select 1 from jobs j join companies c on c.id = j.company_id where ${whereClause(tx, f)} and ${comparable(tx, q)}
-    union all
-    select 1 from jobs j where ${whereClause(tx, { includeExpired: f.includeExpired })} and ${comparable(tx, q)}`
-  const plan = row['QUERY PLAN'][0].Plan
-  // an Append of the two; a planner that proves the filters match nothing leaves the second alone
-  if (plan.Plans?.length === 2) return { matches: plan.Plans[0]['Plan Rows'], all: plan.Plans[1]['Plan Rows'] }
-  return { matches: 0, all: plan['Plan Rows'] }
-}
+const estimateMatches = (tx: Db, q: VectorQuery, f: SearchFilters) => estimateShare(tx, f, whereClause(tx, f), comparable(tx, q))
 
 /**
  * The ids of up to `depth` nearest jobs within the filters from one HNSW batch of
@@ -537,7 +525,7 @@ type TextMatches = { ids: string[]; scores: number[] }
  */
 async function textMatches(db: Db, f: SearchFilters): Promise<TextMatches> {
   const page: SearchPage = { page: 1, limit: NEURAL_WINDOW, sortBy: 'relevance', sortOrder: null, raw: false }
-  const { ids } = pageIds(db, f, page, whereClause(db, f))
+  const { ids } = await pageIds(db, f, page, whereClause(db, f))
   const rows = await db<{ id: string; score: number }[]>`select id::text, score from (${ids}) page order by ord`
   return { ids: rows.map((r) => r.id), scores: rows.map((r) => r.score) }
 }

@@ -16,7 +16,7 @@ const only = process.argv[2]
 for (const [label, body] of queries) {
   if (only && !label.includes(only)) continue
   const { filters, page } = toSearch(await jobSearchBody.validate(body, { strict: true }).then(() => jobSearchBody.cast(body)))
-  const { ids } = pageIds(sql, filters, page, whereClause(sql, filters))
+  const { ids } = await pageIds(sql, filters, page, whereClause(sql, filters))
   const where = whereClause(sql, filters)
   const count = sql`select count(*) from (select j.company_id from ${jobsFor(sql, filters)} where ${where} limit ${COUNT_CAP + 1}) m`
   for (const [part, query] of [['page', ids], ['count', count]] as const) {

@@ -7,7 +7,7 @@
 import anyTest, { type TestFn } from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
 import { parse } from '../../sql/query-syntax.ts'
-import { searchJobs, type SearchFilters, type SearchPage } from '../../sql/search.ts'
+import { estimateShare, readMatchesFirst, searchJobs, whereClause, type SearchFilters, type SearchPage } from '../../sql/search.ts'
 import { rawPosting } from '../helpers/factories.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 
@@ -140,4 +140,21 @@ test('sorted by date with a keywords phrase: the phrase jobs by date, each with 
   // oldest first: the same jobs reversed
   const oldest = await searchJobs(db.sql, phrase, { ...byDate, sortOrder: 'asc' })
   t.deepEqual(oldest.jobs.map((j) => j._id), want.map((r) => r.id).reverse())
+})
+
+test('keywords: every match is read first when the planner expects few against the jobs, the dates walked when many', async (t) => {
+  const { sql } = t.context.db
+  const f: SearchFilters = { keywords: parse(['machine']) }
+  const where = whereClause(sql, f)
+  const { matches, all } = await estimateShare(sql, f, where)
+  t.true(matches >= JOBS / 2 && all >= JOBS / 2, `the estimates: ${matches} of ${all}`)
+  // KEYWORD_READ_COST × n × all against matches²: a window of 1,001 over 14 jobs, and one of 1
+  t.true(await readMatchesFirst(sql, f, where, 1001))
+  t.false(await readMatchesFirst(sql, f, where, 1))
+  // either way the newest matches are the same: here read first, ranked as relevance ranks them
+  const found = await searchJobs(sql, f, page({ sortBy: 'date_posted' }))
+  const ranked = await searchJobs(sql, f, page({ rankWindow: JOBS }))
+  t.is(found.total, JOBS)
+  const ids = (r: typeof found) => r.jobs.map((j) => j._id).sort()
+  t.deepEqual(ids(ranked), ids(found))
 })
