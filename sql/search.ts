@@ -20,9 +20,10 @@ export const RANK_WINDOW = 1_000
 
 /**
  * Reading a job's keyword vector (in TOAST) costs about four times fetching a match's
- * row through a bitmap: 17 against 4 µs a job (100,000 postings, "security" newest first
- * read 10,732 vectors in 180 ms; "support", 31,600 matches, fetched through its GIN
- * index in 130 ms). Postgres prices both alike, so newestMatches weighs them itself.
+ * row through a bitmap: 17 against 4 µs a job at 100,000 postings ("security" newest
+ * first read 10,732 vectors in 180 ms under EXPLAIN ANALYZE; "support", 31,600 matches,
+ * fetched through its GIN index in 130 ms, docs/vector-search.md). Postgres prices both
+ * alike, so newestMatches weighs them itself.
  */
 export const KEYWORD_READ_COST = 4
 export const METERS_PER_DEGREE = 111_320
@@ -292,7 +293,7 @@ function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof
  * The `n` newest matches (id, date_posted). Where the keywords hold a term, jobs read
  * newest first are each checked against their keyword vector, which lives in TOAST, and
  * Postgres prices that read like any other: it walks the dates for a term that one job
- * in ten has ("security", 100,000 postings: 10,732 vectors, 180 ms), where finding every
+ * in ten has ("security", 100,000 postings: 10,732 vectors, 135 ms), where finding every
  * match through the GIN index and sorting them takes a fifth of that. So when the
  * planner's estimates say the matches are few enough (readMatchesFirst), all of them
  * are found first (OFFSET 0 keeps the LIMIT and the order out of their plan), then the
