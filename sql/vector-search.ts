@@ -479,15 +479,19 @@ export async function neuralSearch(sql: Sql, q: VectorQuery, f: SearchFilters, s
   // as each other where the text is a common word). That transaction ends before they
   // are awaited: the embedded database runs one transaction at a time, for every
   // connection, so waiting inside it for another connection would wait forever.
+  // Without text, one transaction does it all.
   const reading = rank ? textMatches(sql, f) : null
   reading?.catch(() => {}) // a failure is thrown where it is awaited, not reported as unhandled before
-  const found = await sql.begin(async (tx) => {
-    await tuneScan(tx, q.accuracy)
-    return locate(tx, q, vectorFilters, NEURAL_WINDOW)
-  })
+  const located = reading
+    ? await sql.begin(async (tx) => {
+        await tuneScan(tx, q.accuracy)
+        return locate(tx, q, vectorFilters, NEURAL_WINDOW)
+      })
+    : null
   const text = await reading
   return sql.begin(async (tx) => {
     await tuneScan(tx, q.accuracy)
+    const found = located ?? (await locate(tx, q, vectorFilters, NEURAL_WINDOW))
     const rows = await ranking(tx, found, () => (text ? fusedRanking(tx, q, vectorFilters, found, text) : vectorRanking(tx, q, vectorFilters, found)))
     const ranked = rows.map(({ nearest: _, ...r }) => r)
     const jobs = await records(tx, ranked.slice(s.offset, s.offset + s.limit), { raw: s.raw, neural: true })
