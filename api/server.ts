@@ -9,7 +9,7 @@ import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
-import { connect, openDatabase, WORKER_APPLICATION } from '../sql/db.ts'
+import { connectWorkers, openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { restoreIndexes } from '../sql/deferred-indexes.ts'
 import { buildApp } from './app.ts'
@@ -48,7 +48,7 @@ if (rebuilt.length) log.info({ rebuilt }, 'deferred indexes built')
 readiness.stage = 'queues'
 await boss.start()
 // the workers' own pool, named apart so that an export can tell the API's statements from theirs (jobs/pace.ts)
-const workerSql = connect(db.url, db.poolSize, WORKER_APPLICATION)
+const workerSql = connectWorkers(db.url, db.poolSize)
 const workers = await startWorkers(boss, workerSql, log, config, { embedder })
 
 if (db.embedded && config.demoJobs > 0) {

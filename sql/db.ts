@@ -55,6 +55,9 @@ export function connect(url: string, max = POOL_SIZE, applicationName = APPLICAT
 /** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity. */
 export const connectAdmission = (url: string) => connect(url, 2, ADMISSION_APPLICATION)
 
+/** The task workers' pool in a process that also serves the API (api/server.ts), named apart in pg_stat_activity. */
+export const connectWorkers = (url: string, max: number) => connect(url, max, WORKER_APPLICATION)
+
 /** Runs `f` on a connection of its own, which session state (cursors, temporary tables, advisory locks) needs. */
 export async function reserved<T>(sql: Sql, f: (conn: postgres.ReservedSql) => Promise<T>) {
   const conn = await sql.reserve()

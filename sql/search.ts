@@ -237,8 +237,8 @@ export async function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: Re
   const rank = rankQuery(db, f)
   const offset = (p.page - 1) * p.limit
   if (rank && p.sortBy === 'relevance') {
-    const newest = Math.max(p.rankWindow ?? RANK_WINDOW, offset + rows, COUNT_CAP + 1)
-    return rankedIds(db, f, rank, p, where, rows, offset, (await newestMatches(db, f, where, newest)).query)
+    const newest = await newestMatches(db, f, where, Math.max(p.rankWindow ?? RANK_WINDOW, offset + rows, COUNT_CAP + 1))
+    return { ...rankedIds(db, f, rank, p, where, rows, offset, newest.query), estimated: newest.estimated }
   }
   const order = orderBy(db, p.sortBy, p.sortOrder)
   const ids = db`
@@ -253,9 +253,11 @@ export async function pageIds(db: Db, f: SearchFilters, p: SearchPage, where: Re
 /**
  * A page's ids query, the order to sort its rows by, and whether each row also carries
  * the count of matches (`matched`, up to COUNT_CAP + 1 at least) and of their companies
- * (`matched_companies`), which relevance's window reads anyway (rankedIds).
+ * (`matched_companies`), which relevance's window reads anyway (rankedIds). `estimated`
+ * is the planner's estimate of the matches where choosing the page's plan asked for it
+ * (newestMatches), so that an estimated total need not ask again.
  */
-export type PageIds = { ids: PendingQuery<Row[]>; order: PendingQuery<Row[]>; counted: boolean }
+export type PageIds = { ids: PendingQuery<Row[]>; order: PendingQuery<Row[]>; counted: boolean; estimated?: number }
 
 /**
  * Relevance ranks the RANK_WINDOW newest matches by score (ts_rank, then recency, then
@@ -303,7 +305,7 @@ function rankedIds(db: Db, f: SearchFilters, rank: NonNullable<ReturnType<typeof
  * read, 150 ms), so the jobs with the words are sorted first, and the phrase is
  * confirmed in date order until `n` have it.
  */
-async function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number): Promise<{ query: PendingQuery<Row[]> }> {
+async function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number): Promise<{ query: PendingQuery<Row[]>; estimated?: number }> {
   // the statement is returned inside an object: a promise resolved with the statement itself would run it
   if (f.keywords && includesPhrase(f.keywords)) {
     const phrase = toTsquery(db, f.keywords).include!
@@ -323,25 +325,27 @@ async function newestMatches(db: Db, f: SearchFilters, where: ReturnType<typeof 
     return { query }
   }
   const matches = db`select j.id, j.date_posted from ${jobsFor(db, f)} where ${where}`
-  if (f.keywords && toTsquery(db, f.keywords).include && (await readMatchesFirst(db, f, where, n))) {
-    return { query: db`select * from (${matches} offset 0) m order by date_posted desc, id desc limit ${n}` }
-  }
-  return { query: db`${matches} order by j.date_posted desc, j.id desc limit ${n}` }
+  const walk = db`${matches} order by j.date_posted desc, j.id desc limit ${n}`
+  if (!f.keywords || !toTsquery(db, f.keywords).include) return { query: walk }
+  const estimate = await estimateShare(db, f, where)
+  const estimated = Math.round(estimate.matches)
+  if (!readMatchesFirst(estimate, n)) return { query: walk, estimated }
+  return { query: db`select * from (${matches} offset 0) m order by date_posted desc, id desc limit ${n}`, estimated }
 }
 
 /**
  * Whether finding every match costs less than reading jobs newest first until `n`
- * match: the walk reads about n × all / matches keyword vectors, at KEYWORD_READ_COST
- * each, against a row for each match.
+ * match, from the planner's estimates (estimateShare): the walk reads about
+ * n × all / matches keyword vectors, at KEYWORD_READ_COST each, against a row for each
+ * match.
  */
-export async function readMatchesFirst(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, n: number) {
-  const { matches, all } = await estimateShare(db, f, where)
+export function readMatchesFirst({ matches, all }: { matches: number; all: number }, n: number) {
   return matches * matches < KEYWORD_READ_COST * n * all
 }
 
 export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promise<SearchResult> {
   const where = whereClause(db, f)
-  const { ids, order, counted } = await pageIds(db, f, p, where)
+  const { ids, order, counted, estimated } = await pageIds(db, f, p, where)
   type PageRow = JobRecord & { score: number; matched?: number; matched_companies?: number }
   const [rows, separately] = await Promise.all([
     // The page is chosen over ids and sort keys alone; only its rows are then built
@@ -358,14 +362,14 @@ export async function searchJobs(db: Db, f: SearchFilters, p: SearchPage): Promi
   ])
   const jobs = rows.map(({ matched: _m, matched_companies: _c, ...job }) => job)
   // a page past the last match carries no count: the matches are counted apart then
-  const counts = separately ?? (rows.length ? await fromPageCount(db, f, where, rows[0].matched!, rows[0].matched_companies!) : await totals(db, f, where))
+  const counts = separately ?? (rows.length ? await fromPageCount(db, f, where, rows[0].matched!, rows[0].matched_companies!, estimated) : await totals(db, f, where))
   return { jobs, ...withPage(counts, (p.page - 1) * p.limit, jobs.length, p.limit) }
 }
 
 /** totals from the matches a ranked page counted (rankedIds): exact up to COUNT_CAP, estimated past it. */
-async function fromPageCount(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, matched: number, companies: number) {
+async function fromPageCount(db: Db, f: SearchFilters, where: ReturnType<typeof whereClause>, matched: number, companies: number, estimated?: number) {
   if (matched <= COUNT_CAP) return { total: matched, companies, exact: true }
-  return { total: Math.max(COUNT_CAP + 1, await estimateMatches(db, f, where)), companies, exact: false }
+  return { total: Math.max(COUNT_CAP + 1, estimated ?? (await estimateMatches(db, f, where))), companies, exact: false }
 }
 
 /**

@@ -12,7 +12,7 @@ import type { Admission } from '../../api/middleware/admission.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
 import { testDatabase, type TestDb } from './db.ts'
-import { connect, WORKER_APPLICATION } from '../../sql/db.ts'
+import { connectWorkers } from '../../sql/db.ts'
 import { createAccountWithKey } from './factories.ts'
 
 export type TestApp = {
@@ -70,7 +70,7 @@ export async function startTestApp({
   let boss: PgBoss | undefined
   let workers: { stop: () => Promise<void> } | undefined
   // the workers' own pool, as api/server.ts gives them
-  const workerSql = tasks ? connect(db.url, 4, WORKER_APPLICATION) : null
+  const workerSql = tasks ? connectWorkers(db.url, 4) : null
   if (tasks) {
     boss = createBoss(db.url, log, { maintenanceSeconds: fullConfig.tasks.maintenanceSeconds })
     await boss.start()
