@@ -14,14 +14,23 @@ import type { Embedder } from './embed/embedder.ts'
 
 export type DemoOptions = { embedder?: Embedder | null; embedBatch?: number; onEmbedError?: (message: string) => void }
 
-/** The jobs' HNSW index, built once after the demo postings rather than grown with each (sql/deferred-indexes.ts). */
-const VECTOR_INDEX = 'jobs_embedding_idx'
+/**
+ * The jobs' HNSW indexes (every job's graph and each category's, migration 0031), built
+ * once after the demo postings rather than grown with each (sql/deferred-indexes.ts).
+ */
+async function vectorIndexes(sql: Sql) {
+  const rows = await sql<{ indexname: string }[]>`
+    select indexname from pg_indexes
+    where schemaname = current_schema() and tablename = 'jobs' and indexdef like '% USING hnsw %'
+    order by indexname`
+  return rows.map((r) => r.indexname)
+}
 
 export async function loadDemoData(sql: Sql, jobs: number, { embedder = null, embedBatch, onEmbedError }: DemoOptions = {}) {
   const [{ any }] = await sql<{ any: boolean }[]>`select exists (select 1 from jobs) as any`
   if (any) return null
   if (embedder) await importDemoVectors(sql, embedder.info)
-  await deferIndex(sql, VECTOR_INDEX)
+  for (const name of await vectorIndexes(sql)) await deferIndex(sql, name)
   try {
     return await ingest(sql, demoPostings(jobs), { source: `demo:${jobs}`, embedder, embedBatch, onEmbedError })
   } finally {

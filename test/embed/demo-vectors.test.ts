@@ -12,6 +12,7 @@ import { loadDemoData } from '../../ingest/demo-data.ts'
 import { DEMO_VECTORS, readDemoVectors, writeDemoVectors } from '../../ingest/embed/demo-vectors.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { listCachedEmbeddings, modelId } from '../../sql/embeddings.ts'
+import { CATEGORY_GRAPHS } from '../../sql/vector-search.ts'
 import { testEmbedder } from '../helpers/app.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { Counting } from './counting.ts'
@@ -45,6 +46,10 @@ test.serial('the first start embeds the demo postings from the shipped vectors, 
   // the HNSW index was built after the load, not lost
   const [index] = await sql<{ indexdef: string }[]>`select indexdef from pg_indexes where indexname = 'jobs_embedding_idx'`
   t.regex(index?.indexdef ?? '', /USING hnsw \(embedding vector_cosine_ops\) WITH \(m='?16'?, ef_construction='?128'?\)/)
+  // and so were the categories' graphs (migration 0031), one per category of the list and Other
+  const [{ graphs }] = await sql<{ graphs: number }[]>`
+    select count(*)::int as graphs from pg_indexes where tablename = 'jobs' and indexname like 'jobs\_embedding\_%\_idx' and indexdef like '%USING hnsw%WHERE%'`
+  t.is(graphs, CATEGORY_GRAPHS.size)
   t.deepEqual([...(await sql`select name from deferred_indexes`)], [])
 })
 

@@ -48,9 +48,10 @@ test.before(async (t) => {
         ...nulls,
         company_id: companies.get('recall-co'), job_slug: `recall-${n}`, md5_hash: `recall-${n}`, source_key: `recall-${n}`, job_title: `Job ${n}`,
         job_title_raw: `Job ${n}`, description: '<p>x</p>', description_raw: '<p>x</p>', locations: sql.json([]), remote_countries: [], place_keys: [],
-        // one job in three is a legal job: the filter the filtered searches use
+        // one job in three is a legal job, on a board of its own: the filter the filtered searches use (a
+        // board, which has no graph of its own as a category has: the graph of every job serves it)
         job_categories: [n % 3 === 0 ? 'Legal Jobs' : 'Sales Jobs'], skills: [], technologies: [], benefits: [], recruiter_agency: false,
-        meta_completeness: false, date_posted: '2026-11-01', job_board: 'TestBoard', expired: false, first_seen_at: new Date(), last_seen_at: new Date(),
+        meta_completeness: false, date_posted: '2026-11-01', job_board: n % 3 === 0 ? 'LegalBoard' : 'TestBoard', expired: false, first_seen_at: new Date(), last_seen_at: new Date(),
       }
     })
     const inserted = await insertJobs(sql, batch)
@@ -78,7 +79,7 @@ const exact = (rows: Row[], q: number[], k: number) =>
 
 const recall = (found: string[], truth: string[]) => found.filter((id) => truth.includes(id)).length / truth.length
 
-const legal: SearchFilters = { categories: ['Legal Jobs'] }
+const legal: SearchFilters = { jobBoards: ['LegalBoard'] }
 
 test.serial('the planner serves a shallow nearest-jobs query from the HNSW index', async (t) => {
   const q = { vector: randomVector(), model: t.context.model, accuracy: 'low' as Accuracy }

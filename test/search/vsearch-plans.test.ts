@@ -20,7 +20,9 @@ import { Rng } from '../../seeds/generator/prng.ts'
 import { connect } from '../../sql/db.ts'
 import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/postings.ts'
 import type { SearchFilters } from '../../sql/search.ts'
-import { EF_SEARCH, neuralSearch, SCAN_DIRECT, vectorSearch, type Accuracy, type PlanRule, type VectorPlan, type VectorQuery } from '../../sql/vector-search.ts'
+import {
+  CATEGORY_GRAPHS, EF_SEARCH, explainNearest, neuralSearch, SCAN_DIRECT, vectorSearch, type Accuracy, type PlanRule, type VectorPlan, type VectorQuery,
+} from '../../sql/vector-search.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { cosine, fixtureModel } from './vector-fixtures.ts'
 
@@ -71,7 +73,9 @@ test.before(async (t) => {
         job_title_raw: `Job ${n}`, description: '<p>x</p>', description_raw: '<p>x</p>', locations: sql.json([]), remote_countries: [], place_keys: [],
         // three jobs in four are sales jobs; one in a hundred is an internship, in sales; the Edge board
         // has the legal jobs and one sales job in twenty
-        job_categories: [n % 4 === 0 ? 'Legal Jobs' : 'Sales Jobs'], job_type: n % 100 === 1 ? 'Internship' : 'Full Time', skills: [], technologies: [],
+        job_categories: [n % 4 === 0 ? 'Legal Jobs' : 'Sales Jobs'], job_type: n % 100 === 1 ? 'Internship' : 'Full Time',
+        // the legal jobs are the senior ones: a filter on the same region without a graph of its own
+        experience_level: n % 4 === 0 ? 'Senior' : 'Mid', skills: [], technologies: [],
         benefits: [], recruiter_agency: false, meta_completeness: false, date_posted: '2026-11-01', job_board: onEdge(n) ? 'Edge' : 'TestBoard', expired: false,
         first_seen_at: new Date(), last_seen_at: new Date(),
       }
@@ -94,6 +98,7 @@ test.after.always(async (t) => {
 
 const sales: SearchFilters = { categories: ['Sales Jobs'] }
 const legal: SearchFilters = { categories: ['Legal Jobs'] }
+const seniors: SearchFilters = { experience: ['Senior'] }
 const interns: SearchFilters = { jobTypes: ['Internship'] }
 const edge: SearchFilters = { jobBoards: ['Edge'] }
 const none: SearchFilters = {}
@@ -101,6 +106,7 @@ const filterCases: [name: string, filters: SearchFilters, pool: (r: Row) => bool
   ['no filter', none, () => true],
   ['sales (three in four)', sales, (r) => r.sales],
   ['legal (one in four)', legal, (r) => !r.sales],
+  ['senior (the legal jobs)', seniors, (r) => !r.sales],
   ['internships (one in a hundred)', interns, (r) => r.intern],
   ['the Edge board (the legal jobs and one sales job in twenty)', edge, (r) => r.edge],
 ]
@@ -138,8 +144,10 @@ function checkResult(t: { true: (v: boolean, m?: string) => void }, rows: Row[],
 test.serial('each plan, forced, returns nearest jobs within the filters: filtered, with exact similarities, in order', async (t) => {
   const { rows } = t.context
   const k = 10
-  for (const plan of ['index', 'batch', 'scan'] as VectorPlan[]) {
+  for (const plan of ['index', 'batch', 'scan', 'categories'] as VectorPlan[]) {
     for (const [name, filters, pool] of filterCases) {
+      // the categories' graphs serve a filter on categories; without one, the graph of every job does
+      if (plan === 'categories' && !filters.categories) continue
       for (const [side, make] of [['among the sales jobs', nearSales], ['among the legal jobs', nearLegal]] as const) {
         let sum = 0
         for (let i = 0; i < 4; i++) {
@@ -157,7 +165,7 @@ test.serial('each plan, forced, returns nearest jobs within the filters: filtere
         const mean = sum / 4
         t.log(`${plan}, ${name}, ${side}: recall@10 ${mean}`)
         // the index and the batch where they serve: the filter's jobs around the query
-        const served = plan === 'scan' || name === 'no filter' || (name.startsWith('sales') && side === 'among the sales jobs')
+        const served = plan === 'scan' || plan === 'categories' || name === 'no filter' || (name.startsWith('sales') && side === 'among the sales jobs')
         if (served) t.true(mean >= 0.9, `${plan}, ${name}, ${side}: recall@10 ${mean}`)
       }
     }
@@ -209,32 +217,51 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
     // a batch of ef_search candidates (2 × 10 at a share of 1 are fewer), full
     ['no filter', nearSales, none, 'medium', undefined, ['batch']],
     ['no filter, low accuracy', nearSales, none, 'low', undefined, ['batch']],
-    ['sales, a query among them', nearSales, sales, 'medium', undefined, ['batch']],
-    // at most SCAN_DIRECT matches: the scan, exact
+    // at most SCAN_DIRECT matches: the scan, exact, categories or not
     ['legal', nearLegal, legal, 'medium', undefined, ['scan']],
     ['internships', nearSales, interns, 'medium', undefined, ['scan']],
-    // past scanDirect: a batch of max(ef_search, 2 × 10 / 0.25) = ef_search candidates, full around legal jobs
-    ['legal, a query among them', nearLegal, legal, 'medium', small, ['batch']],
+    // past SCAN_DIRECT, a filter on categories: their graphs, wherever the query is
+    ['sales, a query among them', nearSales, sales, 'medium', undefined, ['categories']],
+    ['sales, a query among the legal jobs', nearLegal, sales, 'medium', undefined, ['categories']],
+    ['legal, a query among the sales jobs, past a small scanDirect', nearSales, legal, 'medium', small, ['categories']],
+    ['sales or legal, low accuracy', nearLegal, { categories: ['Sales Jobs', 'Legal Jobs'] }, 'low', undefined, ['categories']],
+    // more categories than categoriesMax: as any other filter
+    ['sales or legal, no graphs', nearLegal, { categories: ['Sales Jobs', 'Legal Jobs'] }, 'medium', { categoriesMax: 1 }, ['batch']],
+    // past scanDirect: a batch of max(ef_search, 2 × 10 / 0.25) = ef_search candidates, full around senior jobs
+    ['senior, a query among them', nearLegal, seniors, 'medium', small, ['batch']],
     // a few matches in it: the iterative index from there
     ['the Edge board, a query among sales jobs with a few Edge ones near', atTheEdge, edge, 'medium', small, ['batch', 'index']],
     // none: the scan ...
-    ['legal, a query among the sales jobs', nearSales, legal, 'medium', small, ['batch', 'scan']],
+    ['senior, a query among the sales jobs', nearSales, seniors, 'medium', small, ['batch', 'scan']],
     // ... or, past scanMax, the index
-    ['legal, a query among the sales jobs, a small scanMax', nearSales, legal, 'medium', { ...small, scanMax: 300 }, ['batch', 'index']],
+    ['senior, a query among the sales jobs, a small scanMax', nearSales, seniors, 'medium', { ...small, scanMax: 300 }, ['batch', 'index']],
   ]
   for (const [what, vector, filters, accuracy, rule, plans] of cases) {
     const q = vector()
-    if (rule && vector === nearSales) t.is(legalNearby(q), 0, `${what}: the premise, no legal job among the ${batchSize} nearest`)
-    if (rule && vector === nearLegal) t.true(legalNearby(q) >= 10, `${what}: the premise, 10 legal jobs among the ${batchSize} nearest`)
+    if (rule?.scanDirect && vector === nearSales) t.is(legalNearby(q), 0, `${what}: the premise, no legal job among the ${batchSize} nearest`)
+    if (rule?.scanDirect && vector === nearLegal) t.true(legalNearby(q) >= 10, `${what}: the premise, 10 legal jobs among the ${batchSize} nearest`)
     const result = await search(t, q, filters, 10, { accuracy, rule })
     t.deepEqual(result.plans, plans, what)
-    const pool = filterCases.find(([, f]) => f === filters)![2]
+    const pool = filterCases.find(([, f]) => f === filters)?.[2] ?? ((r: Row) => filters.categories!.includes(r.sales ? 'Sales Jobs' : 'Legal Jobs'))
     const r = checkResult(t, rows, pool, q, result.jobs, 10, what)
     t.is(result.jobs.length, 10, what)
     // low accuracy trades recall for speed (vector-recall.test.ts measures it over many queries)
     if (accuracy !== 'low') t.true(r >= 0.9, `${what}: recall@10 ${r}`)
   }
-  t.true(rowsPassing(rows, (r) => !r.sales) > 300, 'legal jobs are past the small scanDirect and scanMax')
+  t.true(rowsPassing(rows, (r) => !r.sales) > 300, 'legal and senior jobs are past the small scanDirect and scanMax')
+})
+
+test.serial('every job category has a graph of its own, and a search within one category walks it', async (t) => {
+  const { db, model } = t.context
+  const graphs = await db.sql<{ indexname: string; indexdef: string }[]>`
+    select indexname, indexdef from pg_indexes where tablename = 'jobs' and indexdef like '%USING hnsw%' and indexdef like '%WHERE%'`
+  for (const category of CATEGORY_GRAPHS) {
+    const literal = `'{${/[ ,&]/.test(category) ? `"${category}"` : category}}'::text[]`
+    t.true(graphs.some((g) => g.indexdef.includes(literal)), `${category}: a partial HNSW index on it`)
+  }
+  t.is(graphs.length, CATEGORY_GRAPHS.size)
+  const plan = await explainNearest(db.sql, { vector: nearLegal(), model, accuracy: 'medium' }, sales, 10)
+  t.regex(plan, /Index Scan using jobs_embedding_sales_idx/)
 })
 
 const rowsPassing = (rows: Row[], pool: (r: Row) => boolean) => rows.filter(pool).length
