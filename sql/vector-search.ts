@@ -10,7 +10,8 @@
  * iteratively (hnsw.iterative_scan = relaxed_order, pgvector 0.8: the scan goes on
  * until LIMIT rows pass the filters) where they match many; one HNSW batch, then a scan
  * of the matching jobs if the batch comes back short, in between; the scan alone where
- * they match few. The scan ranks the matches by the Hamming distance of their vectors'
+ * they match few; and where they name a few job categories, each category's own graph
+ * (a partial HNSW index, migration 0031). The scan ranks the matches by the Hamming distance of their vectors'
  * signs (jobs.embedding_bits, migration 0022, in the row) and re-ranks the best few
  * hundred by exact distance, so it never reads more than those few hundred vectors
  * from TOAST. The settings are set locally, so each search runs in a transaction of
