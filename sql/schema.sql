@@ -1871,126 +1871,126 @@ CREATE INDEX jobs_date_posted_idx ON public.jobs USING btree (date_posted DESC, 
 -- Name: jobs_embedding_accounting_payroll_financial_planning_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_accounting_payroll_financial_planning_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Accounting, Payroll & Financial Planning Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_accounting_payroll_financial_planning_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Accounting, Payroll & Financial Planning Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_administration_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_administration_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Administration Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_administration_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Administration Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_arts_and_design_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_arts_and_design_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Arts and Design Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_arts_and_design_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Arts and Design Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_banking_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_banking_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Banking Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_banking_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Banking Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_business_development_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_business_development_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Business Development Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_business_development_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Business Development Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_business_operations_strategy_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_business_operations_strategy_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Business Operations & Strategy Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_business_operations_strategy_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Business Operations & Strategy Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_community_and_social_services_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_community_and_social_services_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Community and Social Services Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_community_and_social_services_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Community and Social Services Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_consulting_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_consulting_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Consulting Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_consulting_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Consulting Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_culinary_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_culinary_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Culinary Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_culinary_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Culinary Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_customer_support_success_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_customer_support_success_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Customer Support & Success Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_customer_support_success_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Customer Support & Success Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_data_analyst_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_data_analyst_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Data Analyst Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_data_analyst_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Data Analyst Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_driver_and_delivery_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_driver_and_delivery_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Driver and Delivery Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_driver_and_delivery_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Driver and Delivery Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_education_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_education_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Education Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_education_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Education Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_engineering_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_engineering_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Engineering Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_engineering_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Engineering Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_finance_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_finance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Finance Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_finance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Finance Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_healthcare_services_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_healthcare_services_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Healthcare Services Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_healthcare_services_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Healthcare Services Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_hospitality_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_hospitality_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Hospitality Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_hospitality_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Hospitality Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_human_resources_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_human_resources_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Human Resources Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_human_resources_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Human Resources Jobs"}'::text[]));
 
 
 --
@@ -2004,42 +2004,42 @@ CREATE INDEX jobs_embedding_idx ON public.jobs USING hnsw (embedding public.vect
 -- Name: jobs_embedding_information_technology_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_information_technology_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Information Technology Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_information_technology_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Information Technology Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_insurance_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_insurance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Insurance Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_insurance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Insurance Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_it_support_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_it_support_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"IT Support Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_it_support_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"IT Support Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_legal_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_legal_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Legal Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_legal_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Legal Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_marketing_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_marketing_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Marketing Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_marketing_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Marketing Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_media_and_communication_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_media_and_communication_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Media and Communication Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_media_and_communication_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Media and Communication Jobs"}'::text[]));
 
 
 --
@@ -2053,112 +2053,112 @@ CREATE INDEX jobs_embedding_model_idx ON public.jobs USING btree (embedding_mode
 -- Name: jobs_embedding_operations_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_operations_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Operations Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_operations_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Operations Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_other_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_other_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{Other}'::text[]);
+CREATE INDEX jobs_embedding_other_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{Other}'::text[]));
 
 
 --
 -- Name: jobs_embedding_product_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_product_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Product Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_product_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Product Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_project_program_management_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_project_program_management_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Project & Program Management Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_project_program_management_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Project & Program Management Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_purchasing_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_purchasing_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Purchasing Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_purchasing_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Purchasing Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_quality_assurance_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_quality_assurance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Quality Assurance Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_quality_assurance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Quality Assurance Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_real_estate_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_real_estate_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Real Estate Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_real_estate_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Real Estate Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_recruitment_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_recruitment_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Recruitment Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_recruitment_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Recruitment Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_research_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_research_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Research Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_research_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Research Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_retail_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_retail_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Retail Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_retail_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Retail Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_risk_and_compliance_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_risk_and_compliance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Risk and Compliance Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_risk_and_compliance_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Risk and Compliance Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_sales_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_sales_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Sales Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_sales_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Sales Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_security_engineer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_security_engineer_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Security Engineer Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_security_engineer_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Security Engineer Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_skilled_trade_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_skilled_trade_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Skilled Trade Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_skilled_trade_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Skilled Trade Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_software_engineer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_software_engineer_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Software Engineer Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_software_engineer_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Software Engineer Jobs"}'::text[]));
 
 
 --
 -- Name: jobs_embedding_support_engineer_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX jobs_embedding_support_engineer_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE (job_categories && '{"Support Engineer Jobs"}'::text[]);
+CREATE INDEX jobs_embedding_support_engineer_idx ON public.jobs USING hnsw (embedding public.vector_cosine_ops) WITH (m='16', ef_construction='128') WHERE ((NOT expired) AND (job_categories && '{"Support Engineer Jobs"}'::text[]));
 
 
 --

@@ -134,7 +134,7 @@ export const RERANK_MIN = 400
 export const RERANK_PER = 4
 const rerankDepth = (depth: number) => Math.max(RERANK_MIN, RERANK_PER * depth)
 
-/** The job categories with a graph of their own (migration 0031): the interface's list and Other. */
+/** The job categories with a graph of their live jobs (migration 0031): the interface's list and Other. */
 export const CATEGORY_GRAPHS: ReadonlySet<string> = new Set([...categoryList, 'Other'])
 /**
  * The most categories whose graphs one search walks, one after another: each costs
@@ -212,7 +212,7 @@ export type Located = { ids: string[] | null; plans: VectorPlan[]; ef?: number; 
  * all the jobs searched (`all`):
  *
  * - matches ≤ SCAN_DIRECT: the scan, exact;
- * - a filter on at most CATEGORIES_MAX job categories: their graphs;
+ * - a filter on at most CATEGORIES_MAX job categories, live jobs only: their graphs;
  * - otherwise an HNSW batch big enough to hold `depth` matches twice over were they
  *   spread evenly (2 × depth × all / matches candidates, at least ef_search), when that
  *   is at most BATCH_MAX. Full: the matches are near the query, and the batch's order
@@ -239,7 +239,8 @@ async function locate(tx: Db, q: VectorQuery, f: SearchFilters, depth: number): 
   const extra = matches < 0.95 * all ? INDEX_EXTRA : 0
   const plans: VectorPlan[] = []
   const categories = f.categories ?? []
-  if (matches > rule.scanDirect && categories.length > 0 && categories.length <= rule.categoriesMax && categories.every((c) => CATEGORY_GRAPHS.has(c))) {
+  const graphed = !f.includeExpired && categories.length > 0 && categories.length <= rule.categoriesMax && categories.every((c) => CATEGORY_GRAPHS.has(c))
+  if (matches > rule.scanDirect && graphed) {
     return { ids: await categoryGraphs(tx, q, f, depth, graphs), plans: ['categories'] }
   }
   if (matches > rule.scanDirect) {
@@ -289,10 +290,10 @@ const categoryCandidates = (ef: number, f: SearchFilters, rule: PlanRule) =>
 
 /**
  * The ids of the `depth` nearest jobs within the filters, found in the graph of each job
- * category they name (a partial HNSW index, migration 0031) with `ef` candidates: the
+ * category they name (a partial HNSW index of its live jobs, migration 0031) with `ef` candidates: the
  * graph's iterative scan goes on until `depth` of its jobs have passed the other
  * filters. A job in two of the categories counts once, at its distance. Where the
- * filters name no category, the graph of every job serves.
+ * filters name no category, or take expired jobs too, the graph of every job serves.
  */
 async function categoryGraphs(tx: Db, q: VectorQuery, f: SearchFilters, depth: number, ef: number) {
   await tx`select set_config('hnsw.ef_search', ${String(ef)}, true)`

@@ -225,6 +225,8 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
     ['sales, a query among the legal jobs', nearLegal, sales, 'medium', undefined, ['categories']],
     ['legal, a query among the sales jobs, past a small scanDirect', nearSales, legal, 'medium', small, ['categories']],
     ['sales or legal, low accuracy', nearLegal, { categories: ['Sales Jobs', 'Legal Jobs'] }, 'low', undefined, ['categories']],
+    // the graphs hold live jobs: with expired ones too, the graph of every job (a batch, full around sales jobs)
+    ['sales, expired jobs too', nearSales, { categories: ['Sales Jobs'], includeExpired: true }, 'medium', undefined, ['batch']],
     // more categories than categoriesMax: as any other filter
     ['sales or legal, no graphs', nearLegal, { categories: ['Sales Jobs', 'Legal Jobs'] }, 'medium', { categoriesMax: 1 }, ['batch']],
     // past scanDirect: a batch of max(ef_search, 2 × 10 / 0.25) = ef_search candidates, full around senior jobs
@@ -251,13 +253,13 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
   t.true(rowsPassing(rows, (r) => !r.sales) > 300, 'legal and senior jobs are past the small scanDirect and scanMax')
 })
 
-test.serial('every job category has a graph of its own, and a search within one category walks it', async (t) => {
+test.serial('every job category has a graph of its live jobs, and a search within one category walks it', async (t) => {
   const { db, model } = t.context
   const graphs = await db.sql<{ indexname: string; indexdef: string }[]>`
     select indexname, indexdef from pg_indexes where tablename = 'jobs' and indexdef like '%USING hnsw%' and indexdef like '%WHERE%'`
   for (const category of CATEGORY_GRAPHS) {
     const literal = `'{${/[ ,&]/.test(category) ? `"${category}"` : category}}'::text[]`
-    t.true(graphs.some((g) => g.indexdef.includes(literal)), `${category}: a partial HNSW index on it`)
+    t.true(graphs.some((g) => g.indexdef.includes(literal) && g.indexdef.includes('NOT expired')), `${category}: a partial HNSW index of its live jobs`)
   }
   t.is(graphs.length, CATEGORY_GRAPHS.size)
   const plan = await explainNearest(db.sql, { vector: nearLegal(), model, accuracy: 'medium' }, sales, 10)
