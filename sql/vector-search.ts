@@ -11,10 +11,10 @@
  * until LIMIT rows pass the filters) where they match many; one HNSW batch, then a scan
  * of the matching jobs if the batch comes back short, in between; the scan alone where
  * they match few; and where they name a few job categories, each category's own graph
- * (a partial HNSW index, migration 0031). The scan ranks the matches by the Hamming distance of their vectors'
- * signs (jobs.embedding_bits, migration 0022, in the row) and re-ranks the best few
- * hundred by exact distance, so it never reads more than those few hundred vectors
- * from TOAST. The settings are set locally, so each search runs in a transaction of
+ * (a partial HNSW index, migration 0031). The scan ranks the matches by the Hamming
+ * distance of their vectors' signs (jobs.embedding_bits, migration 0022, in the row)
+ * and re-ranks the best few hundred by exact distance, so it never reads more than
+ * those few hundred vectors from TOAST. The settings are set locally, so each search runs in a transaction of
  * its own.
  *
  * A query vector is compared only with vectors its model made (jobs.embedding_model).
@@ -290,9 +290,9 @@ const categoryCandidates = (ef: number, f: SearchFilters, rule: PlanRule) =>
 
 /**
  * The ids of the `depth` nearest jobs within the filters, found in the graph of each job
- * category they name (a partial HNSW index of its live jobs, migration 0031) with `ef` candidates: the
- * graph's iterative scan goes on until `depth` of its jobs have passed the other
- * filters. A job in two of the categories counts once, at its distance. Where the
+ * category they name (a partial HNSW index of its live jobs, migration 0031) with `ef`
+ * candidates: the graph's iterative scan goes on until `depth` of its jobs have passed
+ * the other filters. A job in two of the categories counts once, at its distance. Where the
  * filters name no category, or take expired jobs too, the graph of every job serves.
  */
 async function categoryGraphs(tx: Db, q: VectorQuery, f: SearchFilters, depth: number, ef: number) {
