@@ -9,7 +9,7 @@ import type { Server } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
-import { connectWorkers, openDatabase } from '../sql/db.ts'
+import { connectWorkers, openAdmission, openDatabase } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { restoreIndexes } from '../sql/deferred-indexes.ts'
 import { buildApp } from './app.ts'
@@ -32,7 +32,8 @@ if (embedder) log.info(embedder.info, 'embedding model')
 else log.warn('EMBEDDING_PROVIDER is none: postings are stored without vectors, and queries cannot be embedded')
 // created now so routes can enqueue tasks; started below, before requests are let in
 const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
-const app = buildApp({ sql: db.sql, poolSize: db.poolSize, config, log, readiness, embedder: embedder ?? undefined, boss })
+const admission = openAdmission(db)
+const app = buildApp({ sql: db.sql, admissionSql: admission.sql, poolSize: db.poolSize, config, log, readiness, embedder: embedder ?? undefined, boss })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })
@@ -82,6 +83,7 @@ async function shutdown(signal: string) {
   await embedder?.close()
   await closeResumeReaders()
   await workerSql.end({ timeout: 5 })
+  await admission.close()
   await db.close()
   process.exit(0)
 }

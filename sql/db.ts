@@ -6,7 +6,7 @@
  */
 import postgres from 'postgres'
 import { runningEmbedded, startEmbedded, type Embedded } from './embedded.ts'
-import { SERVER_SESSION_SETTINGS } from './session-settings.ts'
+import { ADMISSION_SESSION_SETTINGS, SERVER_SESSION_SETTINGS } from './session-settings.ts'
 
 export type Db = postgres.ISql
 export type Sql = postgres.Sql
@@ -44,16 +44,28 @@ export const APPLICATION = 'job-data-service'
 export const ADMISSION_APPLICATION = 'job-data-service admission'
 export const WORKER_APPLICATION = 'job-data-service worker'
 
-export function connect(url: string, max = POOL_SIZE, applicationName = APPLICATION): Sql {
+export function connect(url: string, max = POOL_SIZE, applicationName = APPLICATION, settings: Record<string, string> = SERVER_SESSION_SETTINGS): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    connection: { application_name: applicationName, ...SERVER_SESSION_SETTINGS },
+    connection: { application_name: applicationName, ...settings },
   })
 }
 
-/** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity. */
-export const connectAdmission = (url: string) => connect(url, 2, ADMISSION_APPLICATION)
+/** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity, with plans they may keep. */
+export const connectAdmission = (url: string) => connect(url, 2, ADMISSION_APPLICATION, ADMISSION_SESSION_SETTINGS)
+
+/**
+ * The connections a server's admission statements run on (buildApp's admissionSql):
+ * with a database server, two of their own (connectAdmission); the embedded database
+ * has one session for every connection, whose settings no connection can change, so
+ * there the admission shares the database's pool.
+ */
+export function openAdmission(db: Database): { sql: Sql; close: () => Promise<void> } {
+  if (db.embedded) return { sql: db.sql, close: async () => {} }
+  const sql = connectAdmission(db.url)
+  return { sql, close: () => sql.end({ timeout: 5 }) }
+}
 
 /** The task workers' pool in a process that also serves the API (api/server.ts), named apart in pg_stat_activity. */
 export const connectWorkers = (url: string, max: number) => connect(url, max, WORKER_APPLICATION)

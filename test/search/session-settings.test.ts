@@ -2,10 +2,15 @@
  * Every session of the service plans each statement for its own values and without JIT
  * (sql/session-settings.ts): a server's connections send the settings when they connect,
  * the embedded database starts with them (a server's also sort in 16 MB and price a page read out of order at 1.1). A prepared search run more than five times
- * keeps a plan made for its values (Postgres's default would reuse a generic one).
+ * keeps a plan made for its values (Postgres's default would reuse a generic one). A
+ * server's admission statements run on connections of their own that keep Postgres's
+ * default, so they are planned once.
  */
 import test from 'ava'
-import { SERVER_SESSION_SETTINGS, SESSION_SETTINGS } from '../../sql/session-settings.ts'
+import { Admission } from '../../api/middleware/admission.ts'
+import { createAccount, createKey, hashKey } from '../../sql/accounts.ts'
+import { ADMISSION_APPLICATION, openAdmission, openDatabase } from '../../sql/db.ts'
+import { ADMISSION_SESSION_SETTINGS, SERVER_SESSION_SETTINGS, SESSION_SETTINGS } from '../../sql/session-settings.ts'
 import { testDatabase } from '../helpers/db.ts'
 
 test('each connection of the pool has the settings, and a prepared statement stays planned for its values', async (t) => {
@@ -40,6 +45,51 @@ test('each connection of the pool has the settings, and a prepared statement sta
     t.deepEqual(await plansAfterRuns(), { generic: 0, custom: 7 })
     // the check sees a generic plan where Postgres's default makes one
     t.true((await plansAfterRuns('auto')).generic > 0)
+  } finally {
+    await db.close()
+  }
+})
+
+test("a server's admission has connections of its own whose statements keep a generic plan; the embedded database's shares its pool", async (t) => {
+  const db = await testDatabase()
+  try {
+    if (db.kind === 'embedded') {
+      const opened = await openDatabase({ databaseUrl: null, dataDir: null, embeddedPort: 0, own: true })
+      try {
+        t.is(openAdmission(opened).sql, opened.sql)
+      } finally {
+        await opened.close()
+      }
+      return
+    }
+    const opened = await openDatabase({ databaseUrl: db.url, dataDir: null, embeddedPort: 0, max: 2 })
+    const admission = openAdmission(opened)
+    try {
+      t.not(admission.sql, opened.sql)
+      const [row] = await admission.sql<Record<string, string>[]>`
+        select current_setting('plan_cache_mode') as plan_cache_mode, current_setting('jit') as jit, current_setting('work_mem') as work_mem,
+          current_setting('random_page_cost') as random_page_cost, current_setting('application_name') as application_name`
+      t.deepEqual(row, { ...ADMISSION_SESSION_SETTINGS, application_name: ADMISSION_APPLICATION })
+      // a request's admission, seven times on one of its connections: Postgres keeps the generic plan
+      const key = await createKey(db.sql, await createAccount(db.sql, 'admission-plans@example.test', 'scale'))
+      const conn = await admission.sql.reserve()
+      try {
+        const gate = new Admission(conn, { key: { limit: 1000, windowSeconds: 60 }, search: { limit: 1000, windowSeconds: 1 }, anonymous: { limit: 1000, windowSeconds: 60 } })
+        for (let i = 0; i < 7; i++) {
+          const admitted = await gate.admit({ keyHash: hashKey(key) }, { limits: gate.limiter.windows(true), feature: null, meter: 'm_jobs_api_calls', units: 1 })
+          t.truthy(admitted?.reservation)
+        }
+        const [plans] = await conn<{ generic: number; custom: number }[]>`
+          select generic_plans::int as generic, custom_plans::int as custom
+          from pg_prepared_statements where statement like '%insert into meter_reservations%'`
+        t.true(plans.generic > 0, `admission plans: ${JSON.stringify(plans)}`)
+      } finally {
+        conn.release()
+      }
+    } finally {
+      await admission.close()
+      await opened.close()
+    }
   } finally {
     await db.close()
   }
