@@ -213,10 +213,11 @@ export type Located = { ids: string[] | null; plans: VectorPlan[]; ef?: number; 
  *
  * - matches ≤ SCAN_DIRECT: the scan, exact;
  * - a filter on at most CATEGORIES_MAX job categories, live jobs only: their graphs;
- * - otherwise an HNSW batch big enough to hold `depth` matches twice over were they
- *   spread evenly (2 × depth × all / matches candidates, at least ef_search), when that
- *   is at most BATCH_MAX. Full: the matches are near the query, and the batch's order
- *   is the exact one. Some but fewer than `depth`: the matches are near, sparser; the
+ * - otherwise, when BATCH_MAX candidates would hold `depth` matches were the matches
+ *   spread evenly (depth × all / matches ≤ BATCH_MAX), an HNSW batch big enough to hold
+ *   them twice over (2 × depth × all / matches candidates, at least ef_search, at most
+ *   BATCH_MAX). Full: the matches are near the query, and the batch's order is the
+ *   exact one. Some but fewer than `depth`: the matches are near, sparser; the
  *   iterative index scan, with BATCH_MAX candidates;
  * - none, or no batch: the matches lie away from the query (or are few against the
  *   jobs), where the graph's iterative scan reaches them late and only roughly: the
@@ -243,14 +244,13 @@ async function locate(tx: Db, q: VectorQuery, f: SearchFilters, depth: number): 
   if (matches > rule.scanDirect && graphed) {
     return { ids: await categoryGraphs(tx, q, f, depth, graphs), plans: ['categories'] }
   }
-  if (matches > rule.scanDirect) {
-    const candidates = Math.max(ef, Math.ceil((2 * depth * all) / matches))
-    if (candidates <= rule.batchMax) {
-      const found = await batch(tx, q, f, depth, candidates)
-      plans.push('batch')
-      if (found.length >= depth) return { ids: found, plans }
-      if (found.length > 0) return { ids: null, plans: [...plans, 'index'], ef: Math.max(ef, rule.batchMax), extra }
-    }
+  // the candidates that hold `depth` matches were the matches spread evenly among the jobs
+  const spread = (depth * all) / matches
+  if (matches > rule.scanDirect && spread <= rule.batchMax) {
+    const found = await batch(tx, q, f, depth, Math.min(rule.batchMax, Math.max(ef, Math.ceil(2 * spread))))
+    plans.push('batch')
+    if (found.length >= depth) return { ids: found, plans }
+    if (found.length > 0) return { ids: null, plans: [...plans, 'index'], ef: Math.max(ef, rule.batchMax), extra }
   }
   if (matches <= rule.scanMax) {
     const found = await scan(tx, q, f, depth, rule.scanMax, rule.scanDirect)

@@ -231,6 +231,10 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
     ['sales or legal, no graphs', nearLegal, { categories: ['Sales Jobs', 'Legal Jobs'] }, 'medium', { categoriesMax: 1 }, ['batch']],
     // past scanDirect: a batch of max(ef_search, 2 × 10 / 0.25) = ef_search candidates, full around senior jobs
     ['senior, a query among them', nearLegal, seniors, 'medium', small, ['batch']],
+    // senior jobs are a quarter: 10 of them spread evenly among 40 candidates, twice over among 80 (low accuracy: ef_search 40);
+    // a batchMax between the two still holds 10 of them, and the batch is tried with it; below 40, not at all
+    ['senior, a query among them, a batchMax that holds 10 of them once', nearLegal, seniors, 'low', { ...small, batchMax: 60 }, ['batch']],
+    ['senior, a query among them, a batchMax that cannot hold 10 of them', nearLegal, seniors, 'low', { ...small, batchMax: 30 }, ['scan']],
     // a few matches in it: the iterative index from there
     ['the Edge board, a query among sales jobs with a few Edge ones near', atTheEdge, edge, 'medium', small, ['batch', 'index']],
     // none: the scan ...
