@@ -1,7 +1,9 @@
 /**
  * `make bench` (metering part): what authentication + rate limiting + metering add to
  * a request. First under load: GET /v2/jobs/:job_id's handler (the same validation and
- * query) behind keyed(), as that route has it, against the same handler bare, at 200
+ * query) behind keyed(), as that route has it, against the same handler bare, and behind
+ * keyed() with the admission on connections of its own as a server has it (`pooled`:
+ * generic plans, sql/db.ts openAdmission), at 200
  * concurrent requests spread over 50 keys from a load generator in a child process
  * (http-load.ts, or autocannon with BENCH_CLIENT=autocannon), on a scratch database on
  * BENCH_DATABASE_URL's server (default: the machine's Postgres), with the server's pool
@@ -29,7 +31,7 @@ import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { errors } from '../../api/errors.ts'
-import { connect, type Sql } from '../../sql/db.ts'
+import { connect, connectAdmission, type Sql } from '../../sql/db.ts'
 import { startEmbedded } from '../../sql/embedded.ts'
 import { findJob } from '../../sql/jobs.ts'
 import { validate } from '../../api/validate.ts'
@@ -198,15 +200,24 @@ try {
   const server = app.listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))
   const { port } = server.address() as AddressInfo
+  // the same routes with the admission on connections of its own, as a server runs it
+  // (sql/db.ts openAdmission: generic plans), where `app` plans its statements each time
+  // on the pool, as the embedded database does
+  const admissionSql = connectAdmission(url.toString())
+  const pooledApp = buildApp({ sql, admissionSql, config, log: pino({ level: process.env.BENCH_LOG ?? 'silent' }) })
+  pooledApp.use(benchRouter.routes())
+  const pooledServer = pooledApp.listen(0, '127.0.0.1')
+  await new Promise((r) => pooledServer.once('listening', r))
+  const pooledPort = (pooledServer.address() as AddressInfo).port
 
-  async function load(paths: string[], n: number) {
+  async function load(paths: string[], n: number, at = port) {
     const client = [String(loadGenerator.pid)]
     const server = process.cpuUsage()
     const gcBefore = gcMs
     const pg = cpuMs()
     const clientCpu = cpuMs(client, true)
     const requests = keys.map((k, i) => ({ path: paths[i % paths.length], key: k.key }))
-    const r = await runLoad({ host: '127.0.0.1', port, requests, n, concurrency })
+    const r = await runLoad({ host: '127.0.0.1', port: at, requests, n, concurrency })
     if (r.failure || r.non2xx) throw new Error(r.failure ?? `${r.non2xx} responses were not 2xx`)
     // CPU per request: the server process, the load generator, every Postgres process
     const serverCpu = process.cpuUsage(server)
@@ -225,17 +236,22 @@ try {
     bare: company.jobIds.map((id) => `/bench/bare/${id}`),
     headers: company.jobIds.map((id) => `/bench/bare/${id}?headers=1`),
     metered: company.jobIds.map((id) => `/bench/keyed/${id}`),
+    pooled: company.jobIds.map((id) => `/bench/keyed/${id}`),
   }
-  const labels = { bare: 'GET job, bare handler', headers: 'bare + the same 12 headers', metered: 'GET job, keyed + metered' }
+  const labels = {
+    bare: 'GET job, bare handler', headers: 'bare + the same 12 headers', metered: 'GET job, keyed + metered',
+    pooled: "keyed + metered, a server's admission connections",
+  }
+  const portOf = (name: string) => (name === 'pooled' ? pooledPort : port)
   type Name = keyof typeof variants
   const names = (process.env.BENCH_ONLY?.split(',') ?? Object.keys(variants)) as Name[]
-  for (const name of names) await load(variants[name], 1000) // warm up connections and JIT
+  for (const name of names) await load(variants[name], 1000, portOf(name)) // warm up connections and JIT
   // rounds run the variants in a random order, and each overhead is the median of the
   // rounds' differences: this machine drifts by more than the 2 ms being measured
   type Metric = keyof Awaited<ReturnType<typeof load>>
   const results = Object.fromEntries(names.map((n) => [n, {}])) as Record<Name, Record<Metric, number[]>>
   await inRotation(names, rounds, async (name) => {
-    const m = await load(variants[name], perRound)
+    const m = await load(variants[name], perRound, portOf(name))
     for (const k of Object.keys(m) as Metric[]) (results[name][k] ??= []).push(m[k])
   })
   const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * q)]
@@ -256,7 +272,13 @@ try {
   })
   console.log(`\nmetering overhead: ${concurrency} concurrent, ${keysCount} keys, pool ${sql.options.max}, ${perRound} requests x ${rounds} rounds (medians of rounds), load generator ${clientName}, node ${process.execArgv.filter((a) => a.startsWith('--max')).join(' ') || 'with its default heap (not as npm start runs the server)'}, Postgres ${url.host}`)
   console.table(rows)
-  const diff = (k: 'median' | 'mean', than: Name) => results.metered[k].map((m, r) => m - results[than][k][r])
+  const diff = (k: 'median' | 'mean', than: Name, of: Name = 'metered') => results[of][k].map((m, r) => m - results[than][k][r])
+  if (names.includes('pooled') && names.includes('metered')) {
+    for (const k of ['median', 'mean'] as const) {
+      const d = diff(k, 'metered', 'pooled')
+      console.log(`${labels.pooled} minus ${labels.metered}, ${k} per round: median of rounds ${mid(d).toFixed(2)} ms (quartiles ${quantile(d, 0.25).toFixed(1)} to ${quantile(d, 0.75).toFixed(1)})`)
+    }
+  }
   for (const than of ['bare', 'headers'] as const) {
     if (!names.includes(than) || !names.includes('metered')) continue
     for (const k of ['median', 'mean'] as const) {
@@ -275,6 +297,9 @@ try {
   }
   server.closeAllConnections()
   server.close()
+  pooledServer.closeAllConnections()
+  pooledServer.close()
+  await admissionSql.end()
 
   /**
    * Server CPU per request without sockets, a load generator or queueing: the app's
