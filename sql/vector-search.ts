@@ -218,7 +218,8 @@ export type Located = { ids: string[] | null; plans: VectorPlan[]; ef?: number; 
  *   them twice over (2 × depth × all / matches candidates, at least ef_search, at most
  *   BATCH_MAX). Full: the matches are near the query, and the batch's order is the
  *   exact one. Some but fewer than `depth`: the matches are near, sparser; the
- *   iterative index scan, with BATCH_MAX candidates;
+ *   iterative index scan, with BATCH_MAX candidates. None, from fewer than BATCH_MAX
+ *   candidates: a batch of BATCH_MAX, read the same way;
  * - none, or no batch: the matches lie away from the query (or are few against the
  *   jobs), where the graph's iterative scan reaches them late and only roughly: the
  *   scan up to SCAN_MAX matches, the iterative index scan with BATCH_MAX candidates
@@ -247,8 +248,15 @@ async function locate(tx: Db, q: VectorQuery, f: SearchFilters, depth: number): 
   // the candidates that hold `depth` matches were the matches spread evenly among the jobs
   const spread = (depth * all) / matches
   if (matches > rule.scanDirect && spread <= rule.batchMax) {
-    const found = await batch(tx, q, f, depth, Math.min(rule.batchMax, Math.max(ef, Math.ceil(2 * spread))))
+    const size = Math.min(rule.batchMax, Math.max(ef, Math.ceil(2 * spread)))
+    let found = await batch(tx, q, f, depth, size)
     plans.push('batch')
+    // none among fewer than BATCH_MAX candidates: BATCH_MAX of them tell matches that
+    // are only sparse around the query from matches that lie away from it
+    if (found.length === 0 && size < rule.batchMax) {
+      found = await batch(tx, q, f, depth, rule.batchMax)
+      plans.push('batch')
+    }
     if (found.length >= depth) return { ids: found, plans }
     if (found.length > 0) return { ids: null, plans: [...plans, 'index'], ef: Math.max(ef, rule.batchMax), extra }
   }

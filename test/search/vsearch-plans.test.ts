@@ -202,7 +202,7 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
   // a batch at medium accuracy holds ef_search candidates, exactly (no filter trims a batch of this small table's graph)
   const batchSize = EF_SEARCH.medium
   /** how many legal jobs the `n` nearest of a query hold (a medium batch's candidates, exactly, for batchSize) */
-  const legalNearby = (q: number[], n = batchSize) => exact(rows, q, n).filter((e) => !byId.get(e.id)!.sales).length
+  const legalNearby = (q: number[], n: number = batchSize) => exact(rows, q, n).filter((e) => !byId.get(e.id)!.sales).length
   /** a query among the sales jobs whose batchSize nearest hold a few Edge jobs, fewer than 10 */
   const atTheEdge = () => {
     for (;;) {
@@ -210,6 +210,14 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
       const n = exact(rows, q, batchSize).filter((e) => byId.get(e.id)!.edge).length
       if (n >= 3 && n <= 7) return q
     }
+  }
+  /** a query among the sales jobs with no Edge job among its `near` nearest and 12 or more among its 400 nearest */
+  const sparseEdge = (near: number) => {
+    for (let tries = 0; tries < 5_000; tries++) {
+      const q = nearSales()
+      if (exact(rows, q, near).every((e) => !byId.get(e.id)!.edge) && exact(rows, q, 400).filter((e) => byId.get(e.id)!.edge).length >= 12) return q
+    }
+    throw new Error(`no query with no Edge job among its ${near} nearest and 12 among its 400`)
   }
   // SCAN_DIRECT scaled to this table, to show what it does past 20,000 jobs
   const small: Partial<PlanRule> = { scanDirect: 200 }
@@ -237,10 +245,13 @@ test.serial('the rule: the scan for few matches; past them a batch, kept when fu
     ['senior, a query among them, a batchMax that cannot hold 10 of them', nearLegal, seniors, 'low', { ...small, batchMax: 30 }, ['scan']],
     // a few matches in it: the iterative index from there
     ['the Edge board, a query among sales jobs with a few Edge ones near', atTheEdge, edge, 'medium', small, ['batch', 'index']],
-    // none: the scan ...
-    ['senior, a query among the sales jobs', nearSales, seniors, 'medium', small, ['batch', 'scan']],
+    // none among fewer than batchMax candidates (low accuracy: about 70, twice 10 at the Edge board's share of
+    // 29 %): a batch of batchMax, which holds them where they are only sparse around the query ...
+    ['the Edge board, a query with none among its 70 nearest, 12 among its 400', () => sparseEdge(70), edge, 'low', small, ['batch', 'batch']],
+    // ... and none where they lie away from it: the scan ...
+    ['senior, a query among the sales jobs', nearSales, seniors, 'medium', small, ['batch', 'batch', 'scan']],
     // ... or, past scanMax, the index
-    ['senior, a query among the sales jobs, a small scanMax', nearSales, seniors, 'medium', { ...small, scanMax: 300 }, ['batch', 'index']],
+    ['senior, a query among the sales jobs, a small scanMax', nearSales, seniors, 'medium', { ...small, scanMax: 300 }, ['batch', 'batch', 'index']],
   ]
   for (const [what, vector, filters, accuracy, rule, plans] of cases) {
     const q = vector()
