@@ -220,10 +220,10 @@ export type Located = { ids: string[] | null; plans: VectorPlan[]; ef?: number; 
  *   exact one. Some but fewer than `depth`: the matches are near, sparser; the
  *   iterative index scan, with BATCH_MAX candidates. None, from fewer than BATCH_MAX
  *   candidates: a batch of BATCH_MAX, read the same way;
- * - none, or no batch: the matches lie away from the query (or are few against the
- *   jobs), where the graph's iterative scan reaches them late and only roughly: the
- *   scan up to SCAN_MAX matches, the iterative index scan with BATCH_MAX candidates
- *   past that.
+ * - none of BATCH_MAX, or no batch: the matches lie away from the query (or are few
+ *   against the jobs), where the graph's iterative scan reaches them late and only
+ *   roughly: the scan up to SCAN_MAX matches, the iterative index scan with BATCH_MAX
+ *   candidates past that.
  *
  * A scan that finds more than SCAN_MAX matches (the estimate was low) gives way to the
  * index. An index scan under a filter reads INDEX_EXTRA rows more.
