@@ -14,8 +14,8 @@
  * (a partial HNSW index, migration 0031). The scan ranks the matches by the Hamming
  * distance of their vectors' signs (jobs.embedding_bits, migration 0022, in the row)
  * and re-ranks the best few hundred by exact distance, so it never reads more than
- * those few hundred vectors from TOAST. The settings are set locally, so each search runs in a transaction of
- * its own.
+ * those few hundred vectors from TOAST. The settings are set locally, so each search
+ * runs in a transaction of its own.
  *
  * A query vector is compared only with vectors its model made (jobs.embedding_model).
  */

@@ -236,8 +236,9 @@ try {
     bare: company.jobIds.map((id) => `/bench/bare/${id}`),
     headers: company.jobIds.map((id) => `/bench/bare/${id}?headers=1`),
     metered: company.jobIds.map((id) => `/bench/keyed/${id}`),
-    pooled: company.jobIds.map((id) => `/bench/keyed/${id}`),
+    pooled: [] as string[], // metered's paths, on the pooled app's port
   }
+  variants.pooled = variants.metered
   const labels = {
     bare: 'GET job, bare handler', headers: 'bare + the same 12 headers', metered: 'GET job, keyed + metered',
     pooled: "keyed + metered, a server's admission connections",
