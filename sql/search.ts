@@ -338,14 +338,13 @@ export async function newestMatches(db: Db, f: SearchFilters, where: ReturnType<
   const size = f.includeExpired ? null : recentWindow(estimate, n)
   const start = size === null ? null : await nthNewest(db, size)
   if (!start) return { query: newest(db`true`), estimated, window: null }
-  const since = db`(j.date_posted, j.id) >= (${start.date_posted}::date, ${start.id}::bigint)`
-  const before = db`(j.date_posted, j.id) < (${start.date_posted}::date, ${start.id}::bigint)`
+  const from = db`(${start.date_posted}::date, ${start.id}::bigint)`
   // the older jobs' branch sits under a one-time filter, so it runs only when the window falls short
   const query = db`
-    with recent as materialized (${matches(since)})
+    with recent as materialized (${matches(db`(j.date_posted, j.id) >= ${from}`)})
     select id, date_posted from recent
     union all
-    select id, date_posted from (${newest(before)}) older
+    select id, date_posted from (${newest(db`(j.date_posted, j.id) < ${from}`)}) older
     where (select count(*) from recent) < ${n}
     order by date_posted desc, id desc
     limit ${n}`
