@@ -19,6 +19,7 @@
  */
 import type { Db, Sql } from '../sql/db.ts'
 import {
+  findCompanies,
   findJobsByHash,
   findJobsBySource,
   insertJobs,
@@ -46,7 +47,8 @@ export type BatchCounts = {
   expired_on_arrival: number
 }
 
-const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
+/** A posting's key at its board: the board's id, or its duplicate hash when it has none. */
+export const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
 
 /** A source's identity within a run: its board and its key. */
 export const sourceOf = (p: Posting) => `${p.job_board}\u0000${sourceKey(p)}`
@@ -81,6 +83,58 @@ function mergeCompany(earlier: CompanyRow | undefined, later: CompanyRow): Compa
     if (given) (merged as Record<string, unknown>)[k] = v
   }
   return merged
+}
+
+/** The fields a feed can change: a company's board is the one that first listed it. */
+const companyFields = ['name', 'logo', 'link', 'linkedin_link', 'description_summary', 'services', 'size_min', 'size_max', 'size_bucket', 'industries', 'subindustries', 'type', 'is_recruiting_agency'] as const
+
+/** The postings' companies, each merged from its postings in order. */
+function batchCompanies(postings: Posting[]): CompanyRow[] {
+  const companies = new Map<string, CompanyRow>()
+  for (const p of postings) companies.set(p.company.slug, mergeCompany(companies.get(p.company.slug), companyRow(p)))
+  return [...companies.values()]
+}
+
+/** The stored companies of `rows`, and those of `rows` that would create or change one (mergeCompany's rule, upsertCompanies's). */
+async function companyChanges(db: Db, rows: CompanyRow[]) {
+  const stored = await findCompanies(db, rows.map((r) => r.slug))
+  const changes = (r: CompanyRow) => {
+    const s = stored.get(r.slug)
+    if (!s) return true
+    const merged = mergeCompany(s, r)
+    return companyFields.some((f) => JSON.stringify(merged[f]) !== JSON.stringify(s[f]))
+  }
+  return { stored, changed: rows.filter(changes) }
+}
+
+/**
+ * Writes the companies that are new or would change and returns slug → id for all. An
+ * unchanged company is left unlocked: upsertCompanies would lock it even where it writes
+ * nothing, and a batch written beside this one (pipeline.ts) would wait for this whole
+ * transaction on every company the two share.
+ */
+async function writeCompanies(tx: Db, rows: CompanyRow[]): Promise<Map<string, string>> {
+  const { stored, changed } = await companyChanges(tx, rows)
+  const written = await upsertCompanies(tx, changed)
+  return new Map(rows.map((r) => [r.slug, written.get(r.slug) ?? stored.get(r.slug)!.id]))
+}
+
+/**
+ * What writing each posting reads and changes beyond rows of its own, as keys that two
+ * batches written at once (pipeline.ts) must not share: its source, its duplicate group
+ * (md5_hash), the group of the job its source already shows (a posting edited at its source
+ * moves its job out of that group), and its company when the batch creates or changes it
+ * (the first board to list a company is its board; a later posting's details win). Read
+ * outside the batch's transaction, before it starts: a batch in flight has not committed,
+ * so what it changes reads as it was, and its own keys, read the same way, hold it.
+ */
+export async function postingKeys(db: Db, postings: Posting[]): Promise<string[][]> {
+  const known = new Map((await findJobsBySource(db, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))).map((k) => [`${k.job_board}\u0000${k.source_key}`, k.md5_hash]))
+  const changing = new Set((await companyChanges(db, batchCompanies(postings))).changed.map((c) => c.slug))
+  return postings.map((p) => {
+    const group = known.get(sourceOf(p))
+    return [sourceOf(p), `#${p.md5_hash}`, ...(group ? [`#${group}`] : []), ...(changing.has(p.company.slug) ? [`@${p.company.slug}`] : [])]
+  })
 }
 
 function jobRow(db: Db, p: Posting, companyId: string, seenAt: Date, period = 1): JobRow {
@@ -224,9 +278,7 @@ async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: 
       if (pastValidThrough(p, seenAt)) counts.expired_on_arrival++
     }
   }
-  const companies = new Map<string, CompanyRow>()
-  for (const p of postings) companies.set(p.company.slug, mergeCompany(companies.get(p.company.slug), companyRow(p)))
-  const companyIds = await upsertCompanies(tx, [...companies.values()])
+  const companyIds = await writeCompanies(tx, batchCompanies(postings))
 
   const bySource = new Map(
     (await findJobsBySource(tx, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))).map((k) => [

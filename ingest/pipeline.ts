@@ -1,9 +1,17 @@
 /**
  * read → normalize → load → embed. Postings are read in chunks of BATCH_SIZE; worker
- * threads (one by default) normalize chunks while the main thread writes the one before
- * them in a single transaction, so parsing, normalizing and the database all overlap. A
- * batch the database refuses is retried posting by posting, so one bad row costs only
+ * threads (one by default) normalize chunks while the main thread writes the ones before
+ * them, each in a single transaction, so parsing, normalizing and the database all overlap.
+ * A batch the database refuses is retried posting by posting, so one bad row costs only
  * itself. A dry run stops after normalizing: nothing is written or recorded.
+ *
+ * Writers: two batches are written at once (`writers`), on two connections, so that a
+ * server's second core works too (most of a batch's time is Postgres's, building the
+ * search columns and indexes of its rows). A batch waits for the batches in flight it
+ * shares anything with (batchKeys: a source, a duplicate group, the group of a job one of
+ * its sources shows, a company it creates or changes). Apart from those, two batches read
+ * and change different rows, so writing them at once gives what writing them in file
+ * order gives.
  *
  * Vectors: with `queueVectors` (make ingest, the default), the transaction that writes a
  * batch also queues its jobs that lack a vector for the background embedding
@@ -24,7 +32,7 @@ import { refreshCompanyStats } from '../sql/companies.ts'
 import { archiveExpired } from '../sql/expiry.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
 import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
-import { loadBatch, type BatchCounts } from './load.ts'
+import { loadBatch, postingKeys, type BatchCounts } from './load.ts'
 import { NormalizePool } from './normalize-pool.ts'
 import type { WorkerResult } from './normalize-worker.ts'
 import type { ReadItem } from './read.ts'
@@ -60,6 +68,8 @@ export type IngestOptions = {
   analyzeEvery?: number
   /** worker threads normalizing (1) */
   normalizeWorkers?: number
+  /** batches written at once (2; 1 with `embedder`, whose batches are embedded in turn) */
+  writers?: number
   now?: Date
   /**
    * queues a written batch's jobs that lack a vector, in the transaction that wrote them
@@ -181,9 +191,11 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     summary.seconds = (Date.now() - started) / 1000
     opts.onBatch?.(summary)
   }
+  // the duplicate groups written with no model to embed them: their jobs without a vector are counted once, at the end
+  const unembedded = new Set<string>()
   const embed = async (md5Hashes: string[]) => {
     if (!embedder) {
-      summary.not_embedded += await countUnembedded(db, md5Hashes)
+      for (const h of md5Hashes) unembedded.add(h)
       return
     }
     const model = await modelId(db, embedder.info)
@@ -202,10 +214,22 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
       if (counts.error instanceof EmbedderUnavailable) embedder = null
     }
   }
-  const write = async (batch: Normalized[]) => {
-    try {
-      await load(batch.map((b) => b.posting))
-    } catch {
+  const writers = opts.embedder && !opts.queueVectors ? 1 : Math.max(1, opts.writers ?? 2)
+  // the batches being written, each with what it shares with others (batchKeys)
+  const inFlight = new Map<object, { keys: Set<string>; done: Promise<void> }>()
+  // a write's error other than the database refusing its rows (those are rejects)
+  const failures: unknown[] = []
+  /** Waits until no batch but `me` is being written; true if any was. */
+  const alone = async (me: object) => {
+    const others = [...inFlight].filter(([w]) => w !== me).map(([, { done }]) => done)
+    await Promise.all(others)
+    return others.length > 0
+  }
+  const loaded = (postings: Posting[]) => load(postings).then(() => true, () => false)
+  const write = async (batch: Normalized[], me: object) => {
+    const postings = batch.map((b) => b.posting)
+    // written beside another batch, a batch can fail for that alone (a deadlock): it is tried again whole once it is alone
+    if (!(await loaded(postings)) && !((await alone(me)) && (await loaded(postings)))) {
       for (const { line, posting } of batch) {
         try {
           await load([posting])
@@ -218,26 +242,75 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     await keepStatistics?.(summary.inserted)
     progress()
     if (opts.queueVectors) return
-    await embed([...new Set(batch.map((b) => b.posting.md5_hash))])
+    await embed([...new Set(postings.map((p) => p.md5_hash))])
     progress()
   }
+  // postings held back from the last batch started: they go first in the next one
+  let carried: Normalized[] = []
+  /**
+   * Starts writing `batch` (after the postings carried over) once a writer is free. What
+   * shares a key (postingKeys) with a batch in flight, or with a posting held back before it,
+   * is held back for the next batch, so each group's postings are written in file order; a
+   * posting is held back once at most, and otherwise waits here for the batches it shares with.
+   */
+  const startWrite = async (batch: Normalized[]) => {
+    const items = [...carried, ...batch]
+    for (;;) {
+      if (inFlight.size >= writers) {
+        await Promise.race([...inFlight.values()].map((w) => w.done))
+        if (failures.length) throw failures[0]
+        continue
+      }
+      const keys = writers > 1 ? await postingKeys(db, items.map((i) => i.posting)) : items.map(() => [])
+      const held = new Set([...inFlight.values()].flatMap((w) => [...w.keys]))
+      const now: Normalized[] = []
+      const later: Normalized[] = []
+      const nowKeys = new Set<string>()
+      items.forEach((item, i) => {
+        const mine = keys[i]
+        if (mine.some((k) => held.has(k))) {
+          later.push(item)
+          for (const k of mine) held.add(k)
+        } else {
+          now.push(item)
+          for (const k of mine) nowKeys.add(k)
+        }
+      })
+      const heldBefore = new Set(carried)
+      if (now.length === 0 || later.some((item) => heldBefore.has(item))) {
+        await Promise.race([...inFlight.values()].map((w) => w.done))
+        if (failures.length) throw failures[0]
+        continue
+      }
+      carried = later
+      const me = {}
+      const done = write(now, me)
+        .catch((e) => void failures.push(e))
+        .finally(() => inFlight.delete(me))
+      inFlight.set(me, { keys: nowKeys, done })
+      return
+    }
+  }
   try {
-    // each batch is written while the next is read and normalized
-    let writing: Promise<void> = Promise.resolve()
+    // batches are written while the next ones are read and normalized
     const batches = normalizedBatches(items, workers, { now: seenAt, board: opts.board ?? null, batchSize, reject, onRead: () => summary.read++ })
     for await (const batch of batches) {
       for (const { posting } of batch) boards.add(posting.job_board)
       opts.onNormalized?.(batch)
-      await writing
-      writing = opts.dryRun ? Promise.resolve(progress()) : write(batch)
+      if (opts.dryRun) progress()
+      else await startWrite(batch)
     }
-    await writing
+    while (carried.length > 0) await startWrite([])
   } finally {
+    await Promise.all([...inFlight.values()].map((w) => w.done))
     await workers.close()
   }
+  if (failures.length) throw failures[0]
 
   summary.seconds = (Date.now() - started) / 1000
   if (opts.dryRun) return summary
+  const groups = [...unembedded]
+  for (let i = 0; i < groups.length; i += 10_000) summary.not_embedded += await countUnembedded(db, groups.slice(i, i + 10_000))
   await markBoardsIngested(db, [...boards], seenAt)
   // postings that arrived already past valid_through reach the archive now, not at the next expiry run
   if (summary.expired_on_arrival > 0) await archiveExpired(db)

@@ -66,6 +66,14 @@ export async function upsertCompanies(db: Db, rows: CompanyRow[]): Promise<Map<s
   return new Map(found.map((r) => [r.slug, r.id]))
 }
 
+/** The stored companies of these slugs, as a feed would give them, with their ids. */
+export async function findCompanies(db: Db, slugs: string[]): Promise<Map<string, CompanyRow & { id: string }>> {
+  if (slugs.length === 0) return new Map()
+  const rows = await db<(CompanyRow & { id: string })[]>`
+    select id::text, ${db(companyColumns as unknown as string[])} from companies where slug = any(${slugs})`
+  return new Map(rows.map((r) => [r.slug, r]))
+}
+
 export type SourceKey = { job_board: string; source_key: string }
 
 export type KnownSource = SourceKey & { job_id: string; md5_hash: string; content_hash: string; primary: boolean }

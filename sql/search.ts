@@ -474,8 +474,8 @@ export async function statisticsAsJobsGrow(db: Db, min: number = ANALYZE_GROWTH_
   let next = Math.max(min, await counted())
   return async (written: number) => {
     if (written - since < next) return false
+    since = written // before the analyze: a batch written beside this one finds it done
     await analyzeSearchTables(db)
-    since = written
     next = Math.max(min, await counted())
     return true
   }
