@@ -1,6 +1,6 @@
 /**
  * `make ingest FILE=path` / `npm run ingest -- path [--format NAME] [--company NAME] [--batch N]
- *   [--errors FILE] [--dry-run] [--report] [--wait-for-vectors]`
+ *   [--workers N] [--writers N] [--errors FILE] [--dry-run] [--report] [--wait-for-vectors]`
  *
  * The format is recognized from the file (ingest/formats); --format names it, and
  * --company gives the company of feeds that do not name it (an ATS board's).
@@ -38,7 +38,7 @@ import { IngestReport } from './report.ts'
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' }, workers: { type: 'string' },
+    format: { type: 'string' }, company: { type: 'string' }, companies: { type: 'boolean' }, batch: { type: 'string' }, workers: { type: 'string' }, writers: { type: 'string' },
     errors: { type: 'string' }, 'dry-run': { type: 'boolean' }, report: { type: 'boolean' }, 'wait-for-vectors': { type: 'boolean' },
   },
 })
@@ -54,9 +54,10 @@ function count(name: string, value: string | undefined, max: number): number | u
 }
 const batchSize = count('batch', values.batch, 10_000)
 const normalizeWorkers = count('workers', values.workers, 16)
+const writers = count('writers', values.writers, 8)
 const file = positionals[0]
 if (!file) {
-  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--workers N] [--errors FILE] [--dry-run] [--report] [--wait-for-vectors]')
+  console.error('usage: npm run ingest -- <file or directory> [--format NAME] [--company NAME] [--companies] [--batch 500] [--workers N] [--writers 2] [--errors FILE] [--dry-run] [--report] [--wait-for-vectors]')
   console.error('formats (recognized from the file when --format is not given):')
   for (const a of [...ADAPTERS, companyProfiles]) console.error(`  ${a.name.padEnd(16)} ${a.summary}`)
   process.exit(2)
@@ -167,6 +168,7 @@ try {
     dryRun,
     batchSize,
     normalizeWorkers,
+    writers,
     queueVectors: queue ? (tx, md5Hashes) => embedVectors.enqueueVectors(tx, queue.boss, queue.model, md5Hashes, config.embedding) : null,
     onRejected: (line, reason, { problems, record, text }) => {
       process.stderr.write(`line ${line}: ${reason}\n`)

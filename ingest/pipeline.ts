@@ -7,11 +7,11 @@
  *
  * Writers: two batches are written at once (`writers`), on two connections, so that a
  * server's second core works too (most of a batch's time is Postgres's, building the
- * search columns and indexes of its rows). A batch waits for the batches in flight it
- * shares anything with (batchKeys: a source, a duplicate group, the group of a job one of
- * its sources shows, a company it creates or changes). Apart from those, two batches read
- * and change different rows, so writing them at once gives what writing them in file
- * order gives.
+ * search columns and indexes of its rows). A posting that shares a key (postingKeys: its
+ * source, its duplicate group, the group of the job its source shows, a company its batch
+ * creates or changes) with a batch in flight is held back for the next batch. Apart from
+ * those, two batches read and change different rows, so writing them at once stores what
+ * writing them in file order stores (docs/ingest.md).
  *
  * Vectors: with `queueVectors` (make ingest, the default), the transaction that writes a
  * batch also queues its jobs that lack a vector for the background embedding
@@ -215,7 +215,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     }
   }
   const writers = opts.embedder && !opts.queueVectors ? 1 : Math.max(1, opts.writers ?? 2)
-  // the batches being written, each with what it shares with others (batchKeys)
+  // the batches being written, each with its postings' keys (postingKeys)
   const inFlight = new Map<object, { keys: Set<string>; done: Promise<void> }>()
   // a write's error other than the database refusing its rows (those are rejects)
   const failures: unknown[] = []

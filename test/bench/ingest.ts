@@ -1,7 +1,8 @@
 /**
  * `make bench` (ingest part): generated postings through the whole pipeline, on the
- * embedded database and on BENCH_DATABASE_URL (default: the machine's Postgres),
- * first load and re-ingest, plus normalize alone. Prints a table.
+ * embedded database and on BENCH_DATABASE_URL (default: the machine's Postgres, with
+ * two batches written at once and with one), first load and re-ingest, plus normalize
+ * alone. Prints a table.
  */
 import fs from 'node:fs'
 import os from 'node:os'
@@ -33,11 +34,11 @@ const rows: Row[] = []
   rows.push({ target: 'normalize only', run: 'cpu', postings: raws.length, seconds, rate: raws.length / seconds })
 }
 
-async function measure(target: string, url: string) {
+async function measure(target: string, url: string, writers?: number) {
   const sql = connect(url, 4)
   await migrate(sql)
   for (const run of ['first load', 're-ingest']) {
-    const s = await ingest(sql, readPostings(file, { bytes: () => 0 }), { source: file })
+    const s = await ingest(sql, readPostings(file, { bytes: () => 0 }), { source: file, writers })
     rows.push({ target, run, postings: s.read, seconds: s.seconds, rate: s.read / s.seconds })
   }
   await sql.end()
@@ -48,18 +49,20 @@ await measure('embedded (PGlite)', embedded.url)
 await embedded.stop()
 
 const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-const name = `jds_bench_${process.pid}`
-try {
-  await admin`create database ${admin(name)}`
-  const u = new URL(serverUrl)
-  u.pathname = `/${name}`
-  await measure(`Postgres ${u.host}`, u.toString())
-} catch (e) {
-  console.error(`skipping the server run: ${(e as Error).message}`)
-} finally {
-  await admin`drop database if exists ${admin(name)} with (force)`.catch(() => {})
-  await admin.end()
+for (const writers of [2, 1]) {
+  const name = `jds_bench_${process.pid}_${writers}`
+  try {
+    await admin`create database ${admin(name)}`
+    const u = new URL(serverUrl)
+    u.pathname = `/${name}`
+    await measure(`Postgres ${u.host}, ${writers} writer${writers > 1 ? 's' : ''}`, u.toString(), writers)
+  } catch (e) {
+    console.error(`skipping the server run: ${(e as Error).message}`)
+  } finally {
+    await admin`drop database if exists ${admin(name)} with (force)`.catch(() => {})
+  }
 }
+await admin.end()
 fs.rmSync(dir, { recursive: true, force: true })
 
 console.log(`\nIngest, ${jobs.toLocaleString('en-US')} generated postings, ${os.cpus().length} cores, ${new Date().toISOString().slice(0, 10)}\n`)

@@ -92,6 +92,12 @@ test('make ingest exits non-zero when the input is unreadable or nothing lands',
   const unknown = path.join(t.context.dir, 'postings.xml')
   fs.writeFileSync(unknown, '<jobs/>')
   t.is((await cli(t, 'ingest/cli.ts', [unknown])).code, 1)
+  // a count out of its bounds is a usage error, exit 2, naming the option
+  for (const [option, value] of [['--writers', '0'], ['--writers', '9'], ['--workers', 'two'], ['--batch', '0.5']]) {
+    const bad = await cli(t, 'ingest/cli.ts', [junk, option, value])
+    t.is(bad.code, 2, `${option} ${value}`)
+    t.regex(bad.stderr, new RegExp(`${option} must be a whole number from 1 to \\d+, got "${value}"`))
+  }
 })
 
 test('admin: accounts:create prints an account and a key that works; keys:revoke ends it', async (t) => {
