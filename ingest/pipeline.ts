@@ -255,6 +255,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
    */
   const startWrite = async (batch: Normalized[]) => {
     const items = [...carried, ...batch]
+    if (items.length === 0) return progress() // a chunk of rejected rows alone
     for (;;) {
       if (inFlight.size >= writers) {
         await Promise.race([...inFlight.values()].map((w) => w.done))
