@@ -168,7 +168,8 @@ try {
     dryRun,
     batchSize,
     normalizeWorkers,
-    writers,
+    // the embedded database runs one transaction at a time: a second writer would only wait its turn
+    writers: writers ?? (config.databaseUrl ? undefined : 1),
     queueVectors: queue ? (tx, md5Hashes) => embedVectors.enqueueVectors(tx, queue.boss, queue.model, md5Hashes, config.embedding) : null,
     onRejected: (line, reason, { problems, record, text }) => {
       process.stderr.write(`line ${line}: ${reason}\n`)
