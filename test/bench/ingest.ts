@@ -45,7 +45,7 @@ async function measure(target: string, url: string, writers?: number) {
 }
 
 const embedded = await startEmbedded({ dataDir: null, port: 0 })
-await measure('embedded (PGlite)', embedded.url)
+await measure('embedded (PGlite), 1 writer', embedded.url, 1)
 await embedded.stop()
 
 const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
