@@ -129,11 +129,14 @@ async function writeCompanies(tx: Db, rows: CompanyRow[]): Promise<Map<string, s
  * so what it changes reads as it was, and its own keys, read the same way, hold it.
  */
 export async function postingKeys(db: Db, postings: Posting[]): Promise<string[][]> {
-  const known = new Map((await findJobsBySource(db, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))).map((k) => [`${k.job_board}\u0000${k.source_key}`, k.md5_hash]))
-  const changing = new Set((await companyChanges(db, batchCompanies(postings))).changed.map((c) => c.slug))
+  const known = await findJobsBySource(db, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))
+  const shownGroup = new Map(known.map((k) => [`${k.job_board}\u0000${k.source_key}`, k.md5_hash]))
+  const { changed } = await companyChanges(db, batchCompanies(postings))
+  const changing = new Set(changed.map((c) => c.slug))
   return postings.map((p) => {
-    const group = known.get(sourceOf(p))
-    return [sourceOf(p), `#${p.md5_hash}`, ...(group ? [`#${group}`] : []), ...(changing.has(p.company.slug) ? [`@${p.company.slug}`] : [])]
+    const source = sourceOf(p)
+    const shown = shownGroup.get(source)
+    return [source, `#${p.md5_hash}`, ...(shown ? [`#${shown}`] : []), ...(changing.has(p.company.slug) ? [`@${p.company.slug}`] : [])]
   })
 }
 
