@@ -245,6 +245,11 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     await embed([...new Set(postings.map((p) => p.md5_hash))])
     progress()
   }
+  /** Waits until a batch in flight is done; a write that failed ends the run here. */
+  const oneDone = async () => {
+    await Promise.race([...inFlight.values()].map((w) => w.done))
+    if (failures.length) throw failures[0]
+  }
   // postings held back from the last batch started: they go first in the next one
   let carried: Normalized[] = []
   /**
@@ -258,8 +263,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
     if (items.length === 0) return progress() // a chunk of rejected rows alone
     for (;;) {
       if (inFlight.size >= writers) {
-        await Promise.race([...inFlight.values()].map((w) => w.done))
-        if (failures.length) throw failures[0]
+        await oneDone()
         continue
       }
       const keys = writers > 1 ? await postingKeys(db, items.map((i) => i.posting)) : items.map(() => [])
@@ -279,8 +283,7 @@ export async function ingest(sql: Sql | null, items: AsyncIterable<ReadItem> | I
       })
       const heldBefore = new Set(carried)
       if (now.length === 0 || later.some((item) => heldBefore.has(item))) {
-        await Promise.race([...inFlight.values()].map((w) => w.done))
-        if (failures.length) throw failures[0]
+        await oneDone()
         continue
       }
       carried = later
