@@ -53,6 +53,12 @@ export const sourceKey = (p: Posting) => p.source_id ?? p.md5_hash
 /** A source's identity within a run: its board and its key. */
 export const sourceOf = (p: Posting) => `${p.job_board}\u0000${sourceKey(p)}`
 
+/** The sources of these postings already stored, by sourceOf, with their jobs. */
+async function knownSources(db: Db, postings: Posting[]) {
+  const known = await findJobsBySource(db, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))
+  return new Map(known.map((k) => [`${k.job_board}\u0000${k.source_key}`, k]))
+}
+
 const pastValidThrough = (p: Posting, seenAt: Date) => p.valid_through !== null && new Date(p.valid_through) <= seenAt
 
 
@@ -129,13 +135,12 @@ async function writeCompanies(tx: Db, rows: CompanyRow[]): Promise<Map<string, s
  * so what it changes reads as it was, and its own keys, read the same way, hold it.
  */
 export async function postingKeys(db: Db, postings: Posting[]): Promise<string[][]> {
-  const known = await findJobsBySource(db, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))
-  const shownGroup = new Map(known.map((k) => [`${k.job_board}\u0000${k.source_key}`, k.md5_hash]))
+  const known = await knownSources(db, postings)
   const { changed } = await companyChanges(db, batchCompanies(postings))
   const changing = new Set(changed.map((c) => c.slug))
   return postings.map((p) => {
     const source = sourceOf(p)
-    const shown = shownGroup.get(source)
+    const shown = known.get(source)?.md5_hash
     return [source, `#${p.md5_hash}`, ...(shown ? [`#${shown}`] : []), ...(changing.has(p.company.slug) ? [`@${p.company.slug}`] : [])]
   })
 }
@@ -283,12 +288,7 @@ async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: 
   }
   const companyIds = await writeCompanies(tx, batchCompanies(postings))
 
-  const bySource = new Map(
-    (await findJobsBySource(tx, postings.map((p) => ({ job_board: p.job_board, source_key: sourceKey(p) })))).map((k) => [
-      `${k.job_board}\u0000${k.source_key}`,
-      k,
-    ]),
-  )
+  const bySource = await knownSources(tx, postings)
   // every job, live and ended, of the batch's groups and of the groups its known sources' jobs are in
   const groups = new Map<string, Period[]>()
   const groupOf = (md5: string) => groups.get(md5) ?? groups.set(md5, []).get(md5)!
@@ -336,7 +336,7 @@ async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: 
   for (const p of postings) {
     const key = sourceKey(p)
     const hash = p.content_hash
-    const known = bySource.get(`${p.job_board}\u0000${key}`)
+    const known = bySource.get(sourceOf(p))
     const own = known && byId.get(known.job_id)!
     const source = {
       job_board: p.job_board, source_key: key, content_hash: hash, job_board_link: p.job_board_link,
