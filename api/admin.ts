@@ -14,7 +14,8 @@
  *   features:grant --account ID --feature F / features:revoke …
  *   usage:show --account ID              → the usage summary (as GET /v2/billing/usage/summary), and the
  *                                          price quotes of the account's historical exports this period
- *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256, JWT_SECRET)
+ *   tokens:create --account ID [--ttl SECONDS]   → {"token": ..., "expires_at": ...} (HS256: JWT_SECRET, else the
+ *                                          secret the service generated and keeps in the database)
  *   embeddings:status                    → the background embedding's backlog, rate and time left
  *   contacts:delete --company SLUG       → how many contacts were deleted (docs/contacts.md)
  *
@@ -26,7 +27,7 @@ import { createAccount, createKey, findAccount, findBillingAccount, plans, revok
 import { grantFeature, revokeFeature, updatePeriod, updatePlan, updateTrial, upsertAllowance } from '../sql/billing.ts'
 import { addOnFeatures, meterNames, type Meter } from '../sql/meters.ts'
 import { usageSummary } from '../sql/usage-summary.ts'
-import { signToken } from './middleware/jwt.ts'
+import { loadJwtSecret, signToken } from './middleware/jwt.ts'
 import { openDatabase, type Sql } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { loadConfig } from '../sql/config.ts'
@@ -130,9 +131,7 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
     const { id } = await account(sql, args.account)
     const ttl = args.ttl === undefined ? 3600 : Number(args.ttl)
     if (!Number.isInteger(ttl) || ttl <= 0) throw new UsageError('--ttl must be a positive number of seconds')
-    const config = loadConfig()
-    if (config.jwtSecretIsDefault) console.error('admin: JWT_SECRET is not set; the token is signed with the development secret')
-    return { account_id: id, ...(await signToken(config.jwtSecret, id, ttl)) }
+    return { account_id: id, ...(await signToken(await loadJwtSecret(sql, loadConfig().jwtSecret), id, ttl)) }
   },
   'embeddings:status': async (sql) => {
     const embedder = createEmbedder(loadConfig().embedding)

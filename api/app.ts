@@ -17,6 +17,7 @@ import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
 import { dbSlots } from './middleware/db-slots.ts'
+import { jwtSecretSource } from './middleware/jwt.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
 import { contactRoutes } from './routes/contacts.ts'
@@ -58,8 +59,7 @@ export type AppDeps = {
 
 export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder, boss, fileStore, poolSize = POOL_SIZE }: AppDeps) {
   const app = new Koa({ proxy: false })
-  app.context.jwtSecret = config.jwtSecret
-  if (config.jwtSecretIsDefault) log.warn('JWT_SECRET is not set: usage-summary tokens use a development secret anyone can read')
+  app.context.jwtSecret = jwtSecretSource(sql, config.jwtSecret)
   app.context.admission = new Admission(admissionSql, config.rateLimits)
   app.context.dbSlots = dbSlots(poolSize)
   app.on('error', (err: Error, ctx?: Koa.Context) => {

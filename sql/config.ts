@@ -34,9 +34,8 @@ export function loadConfig(env = process.env) {
       search: { limit: int(env, 'SEARCH_RATE_LIMIT_PER_SECOND', 4), windowSeconds: 1 },
       anonymous: { limit: int(env, 'ANON_RATE_LIMIT_PER_MINUTE', 25), windowSeconds: int(env, 'RATE_LIMIT_WINDOW_SECONDS', 60) },
     },
-    // HS256 secret for the usage summary's Bearer tokens; the fallback is for development only
-    jwtSecret: env.JWT_SECRET || DEV_JWT_SECRET,
-    jwtSecretIsDefault: !env.JWT_SECRET,
+    /** HS256 secret of the usage summary's Bearer tokens; unset: one generated once and kept in the database (sql/secrets.ts) */
+    jwtSecret: env.JWT_SECRET || null,
     periodCron: env.PERIOD_CRON || '0 0 1 * *',
     embedding: embeddingConfig(env, dataDir),
     tasks: taskConfig(env),
@@ -146,9 +145,6 @@ function embeddingConfig(env: NodeJS.ProcessEnv, dataDir: string) {
 }
 
 export type EmbeddingConfig = ReturnType<typeof embeddingConfig>
-
-/** Used only when JWT_SECRET is unset; the server logs a warning when it is. */
-export const DEV_JWT_SECRET = 'dev-only-jwt-secret-set-JWT_SECRET-in-production'
 
 export type RateLimitRule = { limit: number; windowSeconds: number }
 

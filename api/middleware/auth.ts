@@ -33,8 +33,8 @@ export function apiKeyOf(ctx: Context, bearerKey = false): string | undefined {
 
 declare module 'koa' {
   interface DefaultContext {
-    /** set by buildApp: the JWT secret for routes that accept a token */
-    jwtSecret?: string
+    /** set by buildApp: the JWT secret for routes that accept a token, read on first use (jwt.ts) */
+    jwtSecret?: () => Promise<string>
   }
 }
 
@@ -52,7 +52,7 @@ export async function credentialOf(ctx: Context, { signIn = false, token = false
   const bearer = token ? /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'))?.[1] : undefined
   if (bearer) {
     // buildApp sets the secret; without one no token is valid
-    const accountId = ctx.jwtSecret ? await verifyToken(ctx.jwtSecret, bearer) : null
+    const accountId = ctx.jwtSecret ? await verifyToken(await ctx.jwtSecret(), bearer) : null
     if (!accountId || !/^[0-9a-f-]{36}$/i.test(accountId)) throw errors.invalidToken()
     return { accountId }
   }

@@ -1,8 +1,18 @@
 /**
  * Bearer JWTs for the usage summary: HS256 only (the algorithm is pinned, so a token
  * cannot choose "none" or an asymmetric one), `sub` = account id, `exp` required.
+ * The secret is JWT_SECRET, or the one generated once and kept in the database, which
+ * the server and `admin tokens:create` both read, so a token either makes verifies in
+ * the other.
  */
 import { SignJWT, jwtVerify } from 'jose'
+import type { Db } from '../../sql/db.ts'
+import { loadSecret, secretSource } from '../../sql/secrets.ts'
+
+export const loadJwtSecret = (db: Db, configured: string | null) => loadSecret(db, 'jwt_secret', configured)
+
+/** loadJwtSecret on first use, once per process: the app is built before the migrations run (sql/secrets.ts). */
+export const jwtSecretSource = (db: Db, configured: string | null) => secretSource(db, 'jwt_secret', configured)
 
 const key = (secret: string) => new TextEncoder().encode(secret)
 

@@ -7,38 +7,15 @@
  * The signature is HMAC-SHA256 (base64url) over the task id, the expiry and the file
  * name, so none of the three can be changed without it.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { createHmac, timingSafeEqual } from 'node:crypto'
 import type { Db } from '../../sql/db.ts'
+import { loadSecret, secretSource } from '../../sql/secrets.ts'
 
-const SECRET_NAME = 'download_signing_key'
+/** DOWNLOAD_SIGNING_SECRET when it is set; otherwise the key generated once and kept in service_secrets (sql/secrets.ts). */
+export const loadSigningKey = (db: Db, configuredSecret: string | null) => loadSecret(db, 'download_signing_key', configuredSecret)
 
-/**
- * DOWNLOAD_SIGNING_SECRET when it is set; otherwise a key generated on first use and
- * kept in service_secrets, so every process, and the next start, signs alike. When
- * several processes start at once each offers a key and the first insert wins: the
- * others' inserts wait for it, do nothing, and read the winner's.
- */
-export async function loadSigningKey(db: Db, configuredSecret: string | null): Promise<string> {
-  if (configuredSecret) return configuredSecret
-  const offered = randomBytes(32).toString('base64url')
-  await db`insert into service_secrets (name, value) values (${SECRET_NAME}, ${offered}) on conflict (name) do nothing`
-  const [row] = await db<{ value: string }[]>`select value from service_secrets where name = ${SECRET_NAME}`
-  return row.value
-}
-
-/**
- * loadSigningKey on first use, once per process. The app is built before the
- * migrations run (the server answers /healthz meanwhile), so the key cannot be read
- * when the routes are made; a failed load is tried again on the next call.
- */
-export function signingKeySource(db: Db, configuredSecret: string | null): () => Promise<string> {
-  let key: Promise<string> | null = null
-  return () =>
-    (key ??= loadSigningKey(db, configuredSecret).catch((e) => {
-      key = null
-      throw e
-    }))
-}
+/** loadSigningKey on first use, once per process (see secretSource). */
+export const signingKeySource = (db: Db, configuredSecret: string | null) => secretSource(db, 'download_signing_key', configuredSecret)
 
 // JSON keeps the three fields apart: no id and name can be re-split into another pair
 const sign = (key: string, taskId: string, expires: string, filename: string) =>

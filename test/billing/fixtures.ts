@@ -7,6 +7,7 @@ import { loadConfig, type Config } from '../../sql/config.ts'
 import pino from 'pino'
 import { errorHandler } from '../../api/errors.ts'
 import { requestLog } from '../../api/middleware/request-log.ts'
+import { jwtSecretSource } from '../../api/middleware/jwt.ts'
 import { Admission } from '../../api/middleware/admission.ts'
 import type { Plan } from '../../sql/accounts.ts'
 import type { Sql } from '../../sql/db.ts'
@@ -84,7 +85,7 @@ export async function serveRouter(sql: Sql, router: Router, config: Partial<Conf
   const app = new Koa()
   const full = { ...loadConfig(), ...config }
   const admission = (app.context.admission = new Admission(sql, full.rateLimits))
-  app.context.jwtSecret = full.jwtSecret
+  app.context.jwtSecret = jwtSecretSource(sql, full.jwtSecret)
   app.use(errorHandler)
   app.use(requestLog(pino({ level: 'silent' })))
   app.use(router.routes()).use(router.allowedMethods())

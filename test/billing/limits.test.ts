@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { keyed } from '../../api/middleware/keyed.ts'
-import { signToken } from '../../api/middleware/jwt.ts'
+import { loadJwtSecret, signToken } from '../../api/middleware/jwt.ts'
 import { currentPeriod } from '../../sql/periods.ts'
 import { rollPeriods, updatePeriod } from '../../sql/billing.ts'
 import { findBillingAccount } from '../../sql/accounts.ts'
@@ -146,7 +146,8 @@ test('usage summary: every field, meters sorted, remaining = max(0, included - u
 test('usage summary accepts a JWT: valid, expired, bad signature, wrong algorithm', async (t) => {
   const { db, get } = t.context
   const { accountId } = await accountOn(db.sql, 'starter')
-  const secret = loadConfig().jwtSecret
+  // the app's secret: JWT_SECRET, else the one it generated in the database
+  const secret = await loadJwtSecret(db.sql, loadConfig().jwtSecret)
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
   const { token } = await signToken(secret, accountId, 60)
