@@ -19,6 +19,7 @@ import { hostname } from 'node:os'
 import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import { bossDb } from '../sql/boss-db.ts'
+import { redactDownloadLinks } from './files/signing.ts'
 import type { Config } from '../sql/config.ts'
 import type { Db, Sql } from '../sql/db.ts'
 import {
@@ -177,5 +178,7 @@ async function runAttempt(deps: TaskWorkerDeps, types: Map<string, TaskType>, me
     await type.discard?.(finish)
     return
   }
-  taskLog.info({ result: finish.result }, 'task finished')
+  // a download link is a credential: the log keeps it without its signature
+  const link = finish.result.download_url
+  taskLog.info({ result: typeof link === 'string' ? { ...finish.result, download_url: redactDownloadLinks(link) } : finish.result }, 'task finished')
 }

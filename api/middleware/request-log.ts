@@ -10,10 +10,15 @@
  * The line is written when the response is done, not when the middleware chain
  * returns: errorHandler runs outside this middleware and sets the status of a
  * failure after it, so only the response knows what was sent.
+ *
+ * Credentials stay out of the line: it holds the path without its query string, a
+ * download link's path without its signature (the link is the credential), and no
+ * header but the correlation id.
  */
 import { randomUUID } from 'node:crypto'
 import type { Context, Next } from 'koa'
 import type { Logger } from 'pino'
+import { redactDownloadLinks } from '../../jobs/files/signing.ts'
 import { CORRELATION_ID, REQUEST_ID } from '../headers.ts'
 
 const CORRELATION = /^[\x20-\x7e]{1,128}$/
@@ -34,7 +39,7 @@ export function requestLog(log: Logger) {
         method: ctx.method,
         // the route @koa/router matched (its documented ctx.routerPath), e.g. /v2/jobs/:job_id
         route: ctx.routerPath ?? null,
-        path: ctx.path,
+        path: redactDownloadLinks(ctx.path),
         status: ctx.res.statusCode,
         // the client went away before the whole response was written
         ...(ctx.res.writableFinished ? {} : { aborted: true }),

@@ -40,3 +40,14 @@ export function verifyDownload(key: string, taskId: string, expires: string, sig
   const given = Buffer.from(signature)
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
+
+// the signature segment of a link or path, whatever comes before /v2 (PUBLIC_URL) or after it (the file name, a
+// query); case-insensitive because the router matches /V2/Downloads/... too
+const SIGNED_SEGMENT = /(\/v2\/downloads\/[^/?#\s"]*\/[^/?#\s"]*\/)[^/?#\s"]+/gi
+
+/**
+ * The text with the signature of every download link in it replaced, for logs: the link
+ * is the credential, so whoever reads a log must not be able to fetch the files it
+ * mentions. The task id, expiry and file name stay, to tell the downloads apart.
+ */
+export const redactDownloadLinks = (text: string) => text.replace(SIGNED_SEGMENT, '$1[redacted]')
