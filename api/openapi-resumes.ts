@@ -144,7 +144,7 @@ export const resumeRouteDocs: RouteDoc[] = [
       'Parses the file into the parsed-resume schema and embeds it with the server\'s model. Stateless: nothing is stored. Needs a key; not metered.\n\n' +
       fileRules +
       '\n\nThe embedding is comparable with the job vectors of the same model: send it to neural-search as `vector.vectors`. ' +
-      'With `OPENAI_API_KEY` set, an LLM pass fills or corrects the heuristic parse (docs/resumes.md).',
+      'When the server runs with `RESUME_LLM=1`, an LLM pass fills or corrects the heuristic parse, and the file\'s text goes to the LLM provider (docs/resumes.md); it is off by default.',
     tags: ['Resumes'],
     auth: 'key',
     requestBody: upload,

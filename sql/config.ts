@@ -100,13 +100,19 @@ function fileConfig(env: NodeJS.ProcessEnv) {
 
 /** Resume parsing (ingest/resume, docs/resumes.md). */
 function resumeConfig(env: NodeJS.ProcessEnv) {
+  const llm = env.RESUME_LLM || '0'
+  if (llm !== '0' && llm !== '1') throw new Error(`RESUME_LLM must be 1 or 0, got ${JSON.stringify(env.RESUME_LLM)}`)
   const apiKey = env.OPENAI_API_KEY || null
-  const model = env.RESUME_LLM_MODEL || 'gpt-4o-mini'
+  if (llm === '1' && !apiKey) throw new Error('RESUME_LLM=1 sends resumes to an OpenAI-compatible endpoint and needs OPENAI_API_KEY')
   return {
     /** a file that takes longer to read (a parser that hangs, OCR of a huge page) is refused with a 400 */
     readTimeoutMs: inRange(env, 'RESUME_READ_TIMEOUT_MS', 20_000, 1000, 600_000),
-    /** the optional extraction pass through an OpenAI-compatible chat endpoint: on when OPENAI_API_KEY is set, off with RESUME_LLM_MODEL=none */
-    llm: apiKey && model !== 'none' ? { apiKey, baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', model } : null,
+    /**
+     * The optional extraction pass through an OpenAI-compatible chat endpoint. It sends
+     * every resume's text, personal data, to that endpoint, so it has a switch of its own,
+     * off unless RESUME_LLM=1: an OPENAI_API_KEY set for embeddings never turns it on.
+     */
+    llm: llm === '1' && apiKey ? { apiKey, baseUrl: env.OPENAI_BASE_URL || 'https://api.openai.com/v1', model: env.RESUME_LLM_MODEL || 'gpt-4o-mini' } : null,
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * A resume file, whole: read (read.ts, in worker threads), structured (parse.ts), with
- * the optional LLM pass (llm.ts) when one is configured, and embedded (embed-resume.ts)
+ * the optional LLM pass (llm.ts) when RESUME_LLM=1 turns it on, and embedded (embed-resume.ts)
  * when there is a model. POST /v2/resumes/embed and the stored resumes' parse job both
  * come through here, so a resume parses alike either way.
  */

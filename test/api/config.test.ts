@@ -15,3 +15,11 @@ test('numbers come from the environment passed in, not only from process.env', (
   t.is(config.port, 9123)
   t.is(config.rateLimits.key.limit, 7)
 })
+
+test('RESUME_LLM: off unless 1, whatever OPENAI_API_KEY says; 1 without a key, or any other value, is refused at start-up', (t) => {
+  t.is(loadConfig({ OPENAI_API_KEY: 'sk-test' }).resumes.llm, null)
+  t.is(loadConfig({ OPENAI_API_KEY: 'sk-test', RESUME_LLM: '0' }).resumes.llm, null)
+  t.like(loadConfig({ OPENAI_API_KEY: 'sk-test', RESUME_LLM: '1', RESUME_LLM_MODEL: 'm' }).resumes.llm, { apiKey: 'sk-test', model: 'm' })
+  t.throws(() => loadConfig({ RESUME_LLM: '1' }), { message: /RESUME_LLM=1 .* needs OPENAI_API_KEY/ })
+  t.throws(() => loadConfig({ OPENAI_API_KEY: 'sk-test', RESUME_LLM: 'yes' }), { message: 'RESUME_LLM must be 1 or 0, got "yes"' })
+})

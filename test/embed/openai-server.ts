@@ -14,6 +14,8 @@ export type EmbeddingsRequest = { model: string; input: string[]; dimensions?: n
 export type FakeOpenAI = {
   url: string
   requests: EmbeddingsRequest[]
+  /** every request's method and path, embeddings or not (`POST /v1/chat/completions`); only embeddings are answered */
+  calls: string[]
   /** answers every request with this status and an OpenAI-style error body, when set */
   failWith: number | null
   /** numbers per vector regardless of `dimensions`, as servers that ignore it do */
@@ -34,8 +36,9 @@ export function vectorOf(text: string, dims: number): number[] {
 }
 
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
-  const fake: FakeOpenAI = { url: '', requests: [], failWith: null, fixedDims: null, hold: false, close: async () => {} }
+  const fake: FakeOpenAI = { url: '', requests: [], calls: [], failWith: null, fixedDims: null, hold: false, close: async () => {} }
   const server = http.createServer((req, res) => {
+    fake.calls.push(`${req.method} ${req.url}`)
     let body = ''
     req.on('data', (c) => (body += c))
     req.on('end', () => {
