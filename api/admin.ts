@@ -35,7 +35,7 @@ import { embeddingStatus, modelId } from '../sql/embeddings.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
 import { deleteCompanyContacts } from '../sql/contacts.ts'
 import { listExportQuotes } from '../sql/historical.ts'
-import { currentPeriod } from '../sql/periods.ts'
+import { accountPeriod } from '../sql/periods.ts'
 
 class UsageError extends Error {}
 
@@ -125,7 +125,7 @@ const commands: Record<string, (sql: Sql, args: Args) => Promise<unknown>> = {
   // historical exports charge no meter: their price quotes this period are listed beside the meters
   'usage:show': async (sql, args) => {
     const found = await account(sql, args.account)
-    return { ...(await usageSummary(sql, found)), historical_exports: await listExportQuotes(sql, found.id, currentPeriod(found).start) }
+    return { ...(await usageSummary(sql, found)), historical_exports: await listExportQuotes(sql, found.id, (await accountPeriod(sql, found.id))!.start) }
   },
   'tokens:create': async (sql, args) => {
     const { id } = await account(sql, args.account)

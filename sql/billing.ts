@@ -5,7 +5,6 @@
 import type { Plan } from './accounts.ts'
 import type { Db } from './db.ts'
 import { releaseLapsed, type Meter, type OverageMode } from './meters.ts'
-import { currentPeriod, type PeriodFields } from './periods.ts'
 
 export type PlanRow = { key: Plan; lookup_key: string; display_name: string; monthly_price_cents: number }
 export type PlanMeterRow = { plan_key: Plan; meter: Meter; included: number; overage_mode: OverageMode; overage_cents_per_unit: string | null }
@@ -76,17 +75,12 @@ export async function upsertAllowance(
  * fields tidy for readers such as the summary's period_start and the admin CLI.
  */
 export async function rollPeriods(db: Db, now = new Date()) {
-  const due = await db<(PeriodFields & { id: string })[]>`
-    select id::text, period_start, period_end, trial_start, trial_end
-    from accounts where period_end <= ${now}`
-  let rolled = 0
-  for (const a of due) {
-    const next = currentPeriod({ ...a, trial_start: null, trial_end: null }, now)
-    await db`
-      update accounts set period_start = ${next.start}, period_end = ${next.end}, updated_at = now()
-      where id = ${a.id} and period_end <= ${now}`
-    rolled++
-  }
+  // the subscription's period, the trial set aside
+  const rolled = await db`
+    update accounts a set period_start = next.period_start, period_end = next.period_end, updated_at = now()
+    from accounts o
+    cross join lateral billing_period(null::timestamptz, null::timestamptz, o.period_start, o.period_end, ${now}::timestamptz) next
+    where o.id = a.id and o.period_end <= ${now}`
   const pruned = await db`delete from rate_limits where window_end < ${now}::timestamptz - interval '1 hour'`
-  return { rolled, pruned_rate_limits: pruned.count, released_reservations: await releaseLapsed(db, now) }
+  return { rolled: rolled.count, pruned_rate_limits: pruned.count, released_reservations: await releaseLapsed(db, now) }
 }

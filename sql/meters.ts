@@ -1,16 +1,19 @@
 /**
  * Usage meters: the catalog, the allowance rule, and the statements that admit a
  * request, settle it, charge a task and refund one. Every billing rule is SQL written
- * here, once: the allowance an account has on a meter (allowanceOf) and what a
- * block-mode meter can cover (covers).
+ * here, once: the allowance an account has on a meter (allowanceOf), what a block-mode
+ * meter can cover (covers), what requests in flight hold on a row (held), and the one
+ * guarded upsert that charges or reserves (take). The period comes from billing_period
+ * (sql/periods.ts).
  *
  * A meter row (usage_meters) is an account's meter in one period: `used` is what was
  * charged and always equals the sum of its ledger rows; `reserved` is what requests in
- * flight hold, the sum of its meter_reservations.
+ * flight hold on it, stamped with the slot they took it in (see held).
  */
+import type { PendingQuery, Row } from 'postgres'
 import { billingColumns, type Account, type Plan } from './accounts.ts'
 import type { Db } from './db.ts'
-import type { Period, PeriodFields } from './periods.ts'
+import { periodOf, type Period, type PeriodKind } from './periods.ts'
 import { countHits, type Limit } from './rate-limits.ts'
 
 export const meters = {
@@ -37,27 +40,46 @@ export type MeterState = Allowance & { used: number; reserved: number }
 export type MeterKey = { accountId: string; plan: Plan; meter: Meter; period: Period }
 
 /** One usage_meters row: an account's meter in the period that starts at period.start. */
-export type MeterRow = { accountId: string; meter: Meter; period: { start: Date } }
+export type MeterRow = { accountId: string; meter: Meter; period: { start: Date; end?: Date } }
 
 export type Charge = { requestId: string | null; endpoint: string | null }
 
-type Fragment = ReturnType<Db>
+type Fragment = PendingQuery<Row[]>
 
 /**
- * How long a reservation holds its units if its request never settles: a process
- * that died with requests in flight gives their units back this long after.
+ * How long a reservation is sure to hold its units if its request never settles: a
+ * process that died with requests in flight gives their units back between one and two
+ * of these later (see held).
  */
 export const RESERVATION_SECONDS = 600
 
 /**
  * A CTE that lets the statement's transaction commit without waiting for its WAL to
  * reach the disk (synchronous_commit off, for this transaction only; the statement must
- * read it). Admission and settlement are two commits on every metered request, and a
- * flush costs several milliseconds on a plain disk. A crash of Postgres may lose the
- * last fraction of a second of them: whole statements, in order, so a lost settlement
- * takes its ledger row with it and the meter row still equals its ledger.
+ * read it). Every metered request commits at least once, and a flush costs several
+ * milliseconds on a plain disk. A crash of Postgres may lose the last fraction of a
+ * second of them: whole statements, in order, so a lost charge takes its ledger row
+ * with it and the meter row still equals its ledger.
  */
 const noFlush = (db: Db) => db`no_flush as (select set_config('synchronous_commit', 'off', true))`
+
+/** The reservation slot at `at`: RESERVATION_SECONDS-long slots since the epoch. */
+const slotAt = (db: Db, at: Fragment) => db`floor(extract(epoch from ${at}) / ${RESERVATION_SECONDS})::bigint`
+
+/**
+ * What requests in flight hold on meter row `um` at slot `slot`. Units are counted in
+ * `reserved`, stamped with the slot the row's newest reservation was taken in
+ * (`reserved_slot`); `reserved_lapsing` is the part taken in the slot before that. When
+ * a slot has passed, what was lapsing lapses and the rest starts to; after two, all of
+ * it. So a reservation holds for at least one slot and at most two, with no row per
+ * request, and the units of a process that died come back on their own.
+ */
+const held = (db: Db, slot: Fragment) => db`
+  (case um.reserved_slot - ${slot} when 0 then um.reserved when -1 then um.reserved - um.reserved_lapsing else 0 end)`
+
+/** The part of held(um) taken before slot `slot`: it lapses when the next slot starts. */
+const lapsing = (db: Db, slot: Fragment) => db`
+  (case um.reserved_slot - ${slot} when 0 then um.reserved_lapsing when -1 then um.reserved - um.reserved_lapsing else 0 end)`
 
 /**
  * The allowance of account `a` (its id and plan) on meter `n.meter`, as `al`: a
@@ -78,35 +100,46 @@ const allowanceOf = (db: Db) => db`
   ) al`
 
 /**
- * The cap rule: `units` more fit on meter row `m` (its used and reserved) under
- * allowance `al`. Block mode takes nothing beyond the allowance, counting what
+ * The cap rule: `units` more fit on a row whose used and held are `used` and `inFlight`,
+ * under allowance `al`. Block mode takes nothing beyond the allowance, counting what
  * requests in flight hold; meter mode and legacy accounts take everything.
  */
-const covers = (db: Db, units: number) => db`(al.overage_mode is distinct from 'block' or m.used + m.reserved + ${units} <= al.included)`
+const covers = (db: Db, used: Fragment, inFlight: Fragment, units: number) =>
+  db`(al.overage_mode is distinct from 'block' or ${used} + ${inFlight} + ${units}::bigint <= al.included)`
 
 /**
- * The CTEs that lock a meter row (account, meter, period start; each a value or a SQL
- * expression) with SELECT … FOR UPDATE when `gate` holds: `meter` is the row as
- * locked, `lapsed` the reservations on it that lapsed, deleted now, and `m` the row
- * with their units given back, which is what the cap rule reads. SKIP LOCKED: a
- * reservation another statement is deleting (its settlement, or another admission's
- * sweep) is that statement's to give back, and waiting for it could deadlock.
+ * The guarded upsert that charges `charge` units on the meter row of the account in
+ * relation `account` (its id; none, no upsert), meter `n.meter` and period `p`, and reserves `reserve` more, when the cap rule covers
+ * both: one statement, whose row lock is held only until it commits. Where nothing can
+ * be refused (meter mode, legacy) a reservation would guard nothing, so none is made.
+ * Returns the row as it left it (used, reserved), or nothing when the cap refused.
  */
-const lockedRow = (db: Db, account: string | Fragment, meter: string | null, start: Date, gate: Fragment) => db`
-  meter as (
-    select um.used, um.reserved from usage_meters um
-    where um.account_id = ${account} and um.meter = ${meter} and um.period_start = ${start} and ${gate}
-    for update
-  ),
-  lapsed as (
-    delete from meter_reservations where id in (
-      select id from meter_reservations
-      where account_id = ${account} and meter = ${meter} and period_start = ${start} and expires_at <= now()
-        and exists (select from meter)
-      for update skip locked)
-    returning units
-  ),
-  m as (select meter.used, meter.reserved - coalesce((select sum(units) from lapsed), 0) as reserved from meter)`
+const take = (db: Db, account: Fragment, charge: number, reserve: number) => {
+  const slot = slotAt(db, db`now()`)
+  const units = charge + reserve
+  return db`
+    insert into usage_meters as um (account_id, meter, period_start, period_end, used, reserved, reserved_slot)
+    select x.id, n.meter, p.p_start, p.p_end, ${charge}::bigint,
+      case when al.overage_mode = 'block' then ${reserve}::bigint else 0 end, ${slot}
+    from ${account} x, n, p, al
+    where (${charge}::bigint > 0 or (${reserve}::bigint > 0 and al.overage_mode = 'block'))
+      and ${covers(db, db`0`, db`0`, units)}
+    on conflict (account_id, meter, period_start) do update set
+      used = um.used + excluded.used,
+      reserved = ${held(db, slot)} + excluded.reserved,
+      reserved_lapsing = ${lapsing(db, slot)},
+      reserved_slot = excluded.reserved_slot,
+      updated_at = now()
+    where (select ${covers(db, db`um.used`, held(db, slot), units)} from al)
+    returning um.used, um.reserved`
+}
+
+/** The ledger row of one request's charge (units > 0) or refund (units < 0), from `src`'s rows. */
+const ledgerRow = (db: Db, account: Fragment, meter: Fragment, periodStart: Fragment, units: number, c: Charge, src: Fragment) => db`
+  insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
+  select ${account}, ${meter}, ${periodStart}, ${units}::bigint, ${units > 0 ? 'charge' : 'refund'}, ${c.endpoint}, 1,
+    array[${c.requestId}::text], array[${units}::bigint], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
+  from ${src}`
 
 export type AdmitRequest = {
   /** the key's SHA-256 (a request with an API key), or the account's id (a request with a JWT) */
@@ -116,37 +149,42 @@ export type AdmitRequest = {
   /** an add-on the route needs */
   feature: string | null
   /**
-   * The meter the route charges and the units to reserve on it, in `period`, which the
-   * caller computed from `fields`: the period fields it believes the account has.
+   * The meter the route charges: `charge` units charged now (a fixed cost, refunded by
+   * settle if the request fails), or `reserve` units held until settle (the most a
+   * per-result request can cost).
    */
-  meter: { meter: Meter; units: number; period: Period; fields: PeriodFields } | null
+  meter: { meter: Meter; charge: number; reserve: number } | null
+  /** the ledger's request id and endpoint for a charge made now */
+  charge: Charge
 }
 
 export type Admitted = {
   account: Account
-  /**
-   * Nothing was counted or reserved: the account's period fields are not the ones the
-   * period was computed from (`account` has them now), or the meter row had to be
-   * created first. Admit again.
-   */
-  again: boolean
+  /** the account's current period */
+  period: Period
   /** each window's count, this request included, and the ms until it ends, in the order asked */
   hits: number[]
   resetMs: number[]
   /** every window had room and the account has the route's add-on */
   passed: boolean
-  /** the reservation made, to settle; null when none was made or none was needed */
-  reservation: string | null
-  /** the meter before this request's reservation: as locked, when a reservation was tried */
+  /** the cap refused the charge or the reservation: nothing was taken */
+  refused: boolean
+  /** the units this admission charged, and those it holds for settle with the slot it took them in */
+  charged: number
+  held: { units: number; slot: number } | null
+  /** the meter row as this admission left it (as it found it when it took nothing) */
   state: MeterState | null
 }
 
 type AdmitRow = Account & {
-  again: boolean
+  p_start: Date
+  p_end: Date
+  p_kind: PeriodKind
   hits: number[]
   reset_ms: number[]
   passed: boolean
-  reservation: string | null
+  took: boolean
+  slot: string
   used: number
   reserved: number
   included: number | null
@@ -154,21 +192,18 @@ type AdmitRow = Account & {
   overage_cents_per_unit: string | null
 }
 
-const noFields: PeriodFields = { period_start: null, period_end: null, trial_start: null, trial_end: null }
-
 /**
  * Admits a request in one statement:
  *
  * 1. finds the key by its hash: a revoked key, or one whose account is gone, finds nothing;
- * 2. counts the request against each rate-limit window (countHits);
- * 3. when every window has room and the account has the route's add-on, locks the
- *    meter row, and reserves the units on it if the cap rule lets them in.
+ * 2. computes the account's period (billing_period);
+ * 3. counts the request against each rate-limit window (countHits);
+ * 4. when every window had room and the account has the route's add-on, charges or
+ *    reserves on the meter row (take), if the cap rule lets the units in.
  *
- * Steps 2 and 3 run only when the period the caller computed is the account's, and
- * the meter row exists (it is created on the way otherwise): `again` says to ask once
- * more. The meter row is locked only once the windows are counted (its gate reads
- * them), so every admission takes its row locks in one order: rate limits, then the
- * meter. Null when there is no such key or account.
+ * Every admission takes its row locks in one order, rate limits then the meter row
+ * (the meter's step reads the windows' counts), and holds them only until it commits.
+ * Null when there is no such key or account.
  */
 export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
   const byKey = 'keyHash' in r.who
@@ -176,86 +211,60 @@ export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
     ? db`api_keys k join accounts a on a.id = k.account_id where k.key_hash = ${(r.who as { keyHash: string }).keyHash} and k.revoked_at is null`
     : db`accounts a where a.id = ${(r.who as { accountId: string }).accountId}`
   const meter = r.meter?.meter ?? null
-  const units = r.meter?.units ?? 0
-  const period = r.meter?.period ?? { start: new Date(0), end: new Date(0) }
-  const f = r.meter?.fields ?? noFields
+  const charge = r.meter?.charge ?? 0
+  const reserve = r.meter?.reserve ?? 0
+  const metered = meter !== null && charge + reserve > 0
   const [out] = await db<AdmitRow[]>`
     with ${noFlush(db)},
-    a as (
-      select ${billingColumns(db)}, ${byKey ? db`k.id::text` : db`null::text`} as key_id,
-        ${meter}::text is null
-          -- to the millisecond, as the caller read them (JavaScript dates)
-          or (date_trunc('milliseconds', a.period_start), date_trunc('milliseconds', a.period_end),
-              date_trunc('milliseconds', a.trial_start), date_trunc('milliseconds', a.trial_end))
-            is not distinct from (${f.period_start}::timestamptz, ${f.period_end}::timestamptz, ${f.trial_start}::timestamptz, ${f.trial_end}::timestamptz)
-          as period_holds
-      from ${found}
-    ),
-    n as (select ${meter}::text as meter),
-    existing as (
-      select um.used, um.reserved from usage_meters um, a, n
-      where um.account_id = a.id and um.meter = n.meter and um.period_start = ${period.start}
-    ),
-    created as (
-      insert into usage_meters (account_id, meter, period_start, period_end)
-      select a.id, n.meter, ${period.start}, ${period.end} from a, n
-      where n.meter is not null and ${units}::int > 0 and a.period_holds and not exists (select from existing)
-      on conflict do nothing
-    ),
-    ready as (
-      select a.id, coalesce(a.key_id, 'account:' || a.id) as key_id from a
-      where a.period_holds and (${units}::int = 0 or exists (select from existing))
-    ),
+    a as (select ${billingColumns(db)}, ${byKey ? db`k.id::text` : db`null::text`} as key_id from ${found}),
+    p as (select p.* from a ${periodOf(db)}),
     rules as (
-      select rule.i, rule.prefix || ready.key_id as bucket, rule.lim, rule.w as window_seconds
-      from ready, unnest(${r.limits.map((l) => l.prefix)}::text[], ${r.limits.map((l) => l.limit)}::int[], ${r.limits.map((l) => l.windowSeconds)}::int[])
+      select rule.i, rule.prefix || coalesce(a.key_id, 'account:' || a.id) as bucket, rule.lim, rule.w as window_seconds
+      from a, unnest(${r.limits.map((l) => l.prefix)}::text[], ${r.limits.map((l) => l.limit)}::int[], ${r.limits.map((l) => l.windowSeconds)}::int[])
         with ordinality as rule(prefix, lim, w, i)
     ),
     counted as (${countHits(db, db`select bucket, window_seconds from rules`)}),
     windows as (select rules.i, rules.lim, counted.hits, counted.reset_ms from rules join counted using (bucket)),
     passed as (
-      select a.id from a join ready using (id)
+      select a.id, a.plan from a
       where not exists (select from windows where hits > lim)
         and (${r.feature}::text is null or ${r.feature}::text = any (a.features))
     ),
-    ${lockedRow(db, db`(select id from passed)`, meter, period.start, db`${units}::int > 0`)},
-    al as (select al.* from a, n ${allowanceOf(db)} where n.meter is not null),
-    took as (
-      update usage_meters um
-      set reserved = m.reserved + case when ${covers(db, units)} then ${units}::int else 0 end, updated_at = now()
-      from m, al
-      where um.account_id = (select id from passed) and um.meter = ${meter} and um.period_start = ${period.start}
-        and (${covers(db, units)} or exists (select from lapsed))
-    ),
-    held as (
-      insert into meter_reservations (account_id, meter, period_start, units, expires_at)
-      select (select id from passed), ${meter}, ${period.start}, ${units}::int, now() + make_interval(secs => ${RESERVATION_SECONDS})
-      from m, al where ${covers(db, units)}
-      returning id::text
+    n as (select ${meter}::text as meter where ${meter}::text is not null),
+    al as (select al.* from a, n ${allowanceOf(db)}),
+    taken as (${metered ? take(db, db`passed`, charge, reserve) : db`select null::bigint as used, null::bigint as reserved where false`}),
+    ${charge > 0 ? db`ledger as (${ledgerRow(db, db`(select id from passed)`, db`${meter}`, db`(select p_start from p)`, charge, r.charge, db`taken`)}),` : db``}
+    found_row as (
+      select um.used, ${held(db, slotAt(db, db`now()`))} as reserved
+      from usage_meters um, a, n, p
+      where um.account_id = a.id and um.meter = n.meter and um.period_start = p.p_start
     )
-    select a.*,
-      not exists (select from ready) as again,
+    select a.*, p.*,
       array(select hits from windows order by i) as hits,
       array(select reset_ms from windows order by i) as reset_ms,
       exists (select from passed) as passed,
-      (select id from held) as reservation,
-      coalesce((select used from m), (select used from existing), 0)::float8 as used,
-      coalesce((select reserved from m), (select reserved from existing), 0)::float8 as reserved,
+      exists (select from taken) as took,
+      ${slotAt(db, db`now()`)}::text as slot,
+      coalesce((select used from taken), (select used from found_row), 0)::float8 as used,
+      coalesce((select reserved from taken), (select reserved from found_row), 0)::float8 as reserved,
       al.included, al.overage_mode, al.overage_cents_per_unit
-    from a cross join no_flush left join al on true`
+    from a cross join p cross join no_flush left join al on true`
   if (!out) return null
   const account: Account = {
     id: out.id, email: out.email, plan: out.plan, key_id: out.key_id, billing_source: out.billing_source,
     payments_customer_id: out.payments_customer_id, subscription_status: out.subscription_status,
     period_start: out.period_start, period_end: out.period_end, trial_start: out.trial_start, trial_end: out.trial_end, features: out.features,
   }
+  const holds = out.took && reserve > 0 && out.overage_mode === 'block'
   return {
     account,
-    again: out.again,
+    period: { start: out.p_start, end: out.p_end, kind: out.p_kind },
     hits: out.hits,
     resetMs: out.reset_ms,
     passed: out.passed,
-    reservation: out.reservation,
+    refused: out.passed && metered && !out.took && out.overage_mode === 'block',
+    charged: out.took ? charge : 0,
+    held: holds ? { units: reserve, slot: Number(out.slot) } : null,
     state: meter
       ? { included: out.included, overage_mode: out.overage_mode, overage_cents_per_unit: out.overage_cents_per_unit, used: out.used, reserved: out.reserved }
       : null,
@@ -263,65 +272,61 @@ export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
 }
 
 /**
- * Settles a request, in one statement: its reservation (if it still holds one) goes
- * back, the units it cost are charged, and the ledger gets a row for them. A failed
- * request costs 0. Returns the meter row's used and reserved afterwards.
+ * Settles a request, in one statement: `units` more charged (negative: a charge made at
+ * admission refunded, since the request failed), with a ledger row for them, and the
+ * reservation it held (if any, and if it has not lapsed) given back. Returns the meter
+ * row's used and reserved afterwards.
  */
-export async function settle(db: Db, row: MeterRow, reservation: string | null, units: number, c: Charge) {
+export async function settle(db: Db, row: MeterRow & { period: Period }, hold: { units: number; slot: number } | null, units: number, c: Charge) {
+  const slot = slotAt(db, db`now()`)
+  // where the reservation sits now: in the current part of held, in the lapsing part, or lapsed
+  const fromCurrent = hold ? db`case ${hold.slot}::bigint - ${slot} when 0 then ${hold.units}::bigint else 0 end` : db`0`
+  const fromLapsing = hold ? db`case ${hold.slot}::bigint - ${slot} when -1 then ${hold.units}::bigint else 0 end` : db`0`
   const [out] = await db<{ used: number; reserved: number }[]>`
     with ${noFlush(db)},
-    released as (
-      delete from meter_reservations where id = ${reservation}::bigint returning units
-    ),
     um as (
-      update usage_meters
-      set used = used + ${units}::int, reserved = reserved - coalesce((select units from released), 0), updated_at = now()
-      where account_id = ${row.accountId} and meter = ${row.meter} and period_start = ${row.period.start}
+      insert into usage_meters as um (account_id, meter, period_start, period_end, used)
+      values (${row.accountId}, ${row.meter}, ${row.period.start}, ${row.period.end}, greatest(${units}::bigint, 0))
+      on conflict (account_id, meter, period_start) do update set
+        used = um.used + ${units}::bigint,
+        reserved = greatest(0, ${held(db, slot)} - ${lapsing(db, slot)} - ${fromCurrent}) + greatest(0, ${lapsing(db, slot)} - ${fromLapsing}),
+        reserved_lapsing = greatest(0, ${lapsing(db, slot)} - ${fromLapsing}),
+        reserved_slot = ${slot},
+        updated_at = now()
       returning used, reserved
-    ),
-    ledger as (
-      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
-      select ${row.accountId}, ${row.meter}, ${row.period.start}, ${units}::int, 'charge', ${c.endpoint}, 1,
-        array[${c.requestId}::text], array[${units}::bigint], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
-      where ${units}::int > 0
     )
+    ${units !== 0 ? db`, ledger as (${ledgerRow(db, db`${row.accountId}::uuid`, db`${row.meter}`, db`${row.period.start}::timestamptz`, units, c, db`(select) one`)})` : db``}
     select used::float8, reserved::float8 from um, no_flush`
-  return out ?? { used: 0, reserved: 0 }
+  return out
 }
 
 /**
  * Charges units at once rather than around a request: what creating a task costs (an
  * export's units), known only once its handler has counted them. Run it inside the
  * transaction that creates the task: the charge and the task commit together or not
- * at all. The cap rule is the admission's. `ok: false` is a block-mode refusal
+ * at all. The cap rule is the admission's (take). `ok: false` is a block-mode refusal
  * (nothing charged); `state` is the meter as it stands afterwards.
  */
-export async function chargeUnits(db: Db, k: MeterKey, units: number, c: Charge) {
-  await db`
-    insert into usage_meters (account_id, meter, period_start, period_end)
-    values (${k.accountId}, ${k.meter}, ${k.period.start}, ${k.period.end})
-    on conflict do nothing`
+export async function chargeUnits(db: Db, k: MeterRow & { period: Period }, units: number, c: Charge) {
   const [out] = await db<(MeterState & { ok: boolean })[]>`
     with a as (select id, plan from accounts where id = ${k.accountId}),
     n as (select ${k.meter}::text as meter),
-    ${lockedRow(db, k.accountId, k.meter, k.period.start, db`true`)},
+    p as (select ${k.period.start}::timestamptz as p_start, ${k.period.end}::timestamptz as p_end),
     al as (select al.* from a, n ${allowanceOf(db)}),
-    took as (
-      update usage_meters um
-      set used = m.used + case when ${covers(db, units)} then ${units}::int else 0 end, reserved = m.reserved, updated_at = now()
-      from m, al
+    taken as (${take(db, db`a`, units, 0)}),
+    ledger as (${ledgerRow(db, db`${k.accountId}::uuid`, db`${k.meter}`, db`${k.period.start}::timestamptz`, units, c, db`taken`)}),
+    found_row as (
+      select um.used, ${held(db, slotAt(db, db`now()`))} as reserved from usage_meters um
       where um.account_id = ${k.accountId} and um.meter = ${k.meter} and um.period_start = ${k.period.start}
-    ),
-    ledger as (
-      insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
-      select ${k.accountId}, ${k.meter}, ${k.period.start}, ${units}::int, 'charge', ${c.endpoint}, 1,
-        array[${c.requestId}::text], array[${units}::bigint], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
-      from m, al where ${units}::int > 0 and ${covers(db, units)}
     )
-    select ${covers(db, units)} as ok, m.used::float8, m.reserved::float8, al.included, al.overage_mode, al.overage_cents_per_unit from m, al`
+    select exists (select from taken) as ok,
+      coalesce((select used from taken), (select used from found_row), 0)::float8 as used,
+      coalesce((select reserved from taken), (select reserved from found_row), 0)::float8 as reserved,
+      al.included, al.overage_mode, al.overage_cents_per_unit
+    from al`
   const state: MeterState = { included: out.included, overage_mode: out.overage_mode, overage_cents_per_unit: out.overage_cents_per_unit, used: out.used, reserved: out.reserved }
   if (!out.ok) return { ok: false as const, state, remaining: Math.max(0, (state.included ?? 0) - state.used - state.reserved) }
-  return { ok: true as const, state: { ...state, used: state.used + units } }
+  return { ok: true as const, state }
 }
 
 /**
@@ -348,34 +353,32 @@ export async function refundUsage(db: Db, k: MeterRow, units: number, c: Charge)
   return row.refunded
 }
 
-/** Every meter of the account for one period, alphabetically, as the summary lists them. */
-export async function listMeterStates(db: Db, accountId: string, period: Period) {
-  return db<(MeterState & { meter: Meter })[]>`
-    select n.meter, coalesce(um.used, 0)::float8 as used, coalesce(um.reserved, 0)::float8 as reserved,
-      al.included, al.overage_mode, al.overage_cents_per_unit
+/** Every meter of the account in its current period, alphabetically, as the summary lists them; none when there is no such account. */
+export async function listMeterStates(db: Db, accountId: string) {
+  const rows = await db<(MeterState & { meter: Meter; p_start: Date; p_end: Date; p_kind: PeriodKind })[]>`
+    select n.meter, coalesce(um.used, 0)::float8 as used, coalesce(${held(db, slotAt(db, db`now()`))}, 0)::float8 as reserved,
+      al.included, al.overage_mode, al.overage_cents_per_unit, p.*
     from accounts a
+    ${periodOf(db)}
     cross join unnest(${meterNames}::text[]) as n(meter)
     ${allowanceOf(db)}
-    left join usage_meters um on um.account_id = a.id and um.meter = n.meter and um.period_start = ${period.start}
+    left join usage_meters um on um.account_id = a.id and um.meter = n.meter and um.period_start = p.p_start
     where a.id = ${accountId}
     order by n.meter`
+  const period: Period | null = rows[0] ? { start: rows[0].p_start, end: rows[0].p_end, kind: rows[0].p_kind } : null
+  return { period, states: rows.map(({ p_start, p_end, p_kind, ...s }) => s) }
 }
 
 /**
- * Gives back every reservation that lapsed by `now`, on every meter row: an admission
- * gives back those of its own row, this the rest (the monthly job). Returns how many.
+ * Gives back every reservation that lapsed by `now`, on every meter row (an admission
+ * or a settlement does it for its own row on the way): the monthly job. Returns how
+ * many rows gave units back.
  */
 export async function releaseLapsed(db: Db, now = new Date()) {
-  const [row] = await db<{ released: number }[]>`
-    with lapsed as (
-      delete from meter_reservations where id in (
-        select id from meter_reservations where expires_at <= ${now} for update skip locked)
-      returning account_id, meter, period_start, units
-    ), given as (
-      update usage_meters um set reserved = um.reserved - l.units, updated_at = now()
-      from (select account_id, meter, period_start, sum(units) as units from lapsed group by 1, 2, 3) l
-      where um.account_id = l.account_id and um.meter = l.meter and um.period_start = l.period_start
-    )
-    select count(*)::int as released from lapsed`
-  return row.released
+  const slot = slotAt(db, db`${now}::timestamptz`)
+  const released = await db`
+    update usage_meters um
+    set reserved = ${held(db, slot)}, reserved_lapsing = ${lapsing(db, slot)}, reserved_slot = ${slot}, updated_at = now()
+    where um.reserved_slot < ${slot} and um.reserved > ${held(db, slot)}`
+  return released.count
 }

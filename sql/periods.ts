@@ -1,13 +1,16 @@
 /**
- * Billing periods, computed from an account's fields and the clock alone, so a request
- * in a new period never sees the old period's usage whether or not the monthly
- * roll-over job has run. Pure: no database.
+ * Billing periods. The rule is SQL, billing_period (sql/migrations/0032_admission_on_the_meter_row.sql),
+ * computed by every statement that charges, reports or rolls a period from the account's
+ * fields and the database's clock, so a request in a new period never sees the old
+ * period's usage whether or not the monthly roll-over job has run:
  *
  * - trial: the trial window, while it lasts
  * - subscription: period_start..period_end; once period_end passes, the next period of
  *   the same length starts there (whole months when the bounds are whole months apart)
  * - otherwise (free tier, and any account without a subscription): the calendar month in UTC
  */
+import type { Db } from './db.ts'
+
 export type PeriodKind = 'calendar_month' | 'subscription' | 'trial'
 export type Period = { start: Date; end: Date; kind: PeriodKind }
 
@@ -18,46 +21,30 @@ export type PeriodFields = {
   trial_end: Date | null
 }
 
-export function calendarMonth(now: Date): Period {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
-  return { start, end, kind: 'calendar_month' }
+type Fragment = ReturnType<Db>
+
+/**
+ * The lateral join that computes the period of account `a` (any relation with the
+ * four fields) at `at`, as columns p_start, p_end and p_kind of `p`.
+ */
+export const periodOf = (db: Db, at: Fragment = db`now()`) => db`
+  cross join lateral (
+    select bp.period_start as p_start, bp.period_end as p_end, bp.kind as p_kind
+    from billing_period(a.trial_start, a.trial_end, a.period_start, a.period_end, ${at}) bp
+  ) p`
+
+/** The period that these fields give at `at` (the database's clock when omitted). */
+export async function billingPeriod(db: Db, f: PeriodFields, at: Date | null = null): Promise<Period> {
+  const [row] = await db<{ p_start: Date; p_end: Date; p_kind: PeriodKind }[]>`
+    select p.* from (select ${f.trial_start}::timestamptz as trial_start, ${f.trial_end}::timestamptz as trial_end,
+      ${f.period_start}::timestamptz as period_start, ${f.period_end}::timestamptz as period_end) a
+    ${periodOf(db, at ? db`${at}::timestamptz` : db`now()`)}`
+  return { start: row.p_start, end: row.p_end, kind: row.p_kind }
 }
 
-/** anchor + n months in UTC, the day clamped to the month's length (Jan 31 + 1 → Feb 28). */
-export function addMonths(anchor: Date, n: number): Date {
-  const y = anchor.getUTCFullYear()
-  const m = anchor.getUTCMonth() + n
-  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate()
-  const d = new Date(anchor)
-  d.setUTCFullYear(y, m, Math.min(anchor.getUTCDate(), lastDay))
-  return d
-}
-
-/** Whole months from start to end, or null when end is not start plus whole months. */
-function wholeMonths(start: Date, end: Date): number | null {
-  const guess = (end.getUTCFullYear() - start.getUTCFullYear()) * 12 + end.getUTCMonth() - start.getUTCMonth()
-  return guess > 0 && addMonths(start, guess).getTime() === end.getTime() ? guess : null
-}
-
-export function currentPeriod(a: PeriodFields, now: Date = new Date()): Period {
-  const t = now.getTime()
-  if (a.trial_start && a.trial_end && a.trial_start.getTime() <= t && t < a.trial_end.getTime()) {
-    return { start: a.trial_start, end: a.trial_end, kind: 'trial' }
-  }
-  if (a.period_start && a.period_end && a.period_start.getTime() <= t) {
-    if (t < a.period_end.getTime()) return { start: a.period_start, end: a.period_end, kind: 'subscription' }
-    const months = wholeMonths(a.period_start, a.period_end)
-    if (months) {
-      // counted from the first start, so day clamping never drifts (Jan 31, Feb 28, Mar 31)
-      let k = Math.max(1, Math.floor(((t - a.period_start.getTime()) / (a.period_end.getTime() - a.period_start.getTime())) - 1))
-      while (addMonths(a.period_start, (k + 1) * months).getTime() <= t) k++
-      while (k > 0 && addMonths(a.period_start, k * months).getTime() > t) k--
-      return { start: addMonths(a.period_start, k * months), end: addMonths(a.period_start, (k + 1) * months), kind: 'subscription' }
-    }
-    const length = a.period_end.getTime() - a.period_start.getTime()
-    const k = Math.floor((t - a.period_start.getTime()) / length)
-    return { start: new Date(a.period_start.getTime() + k * length), end: new Date(a.period_start.getTime() + (k + 1) * length), kind: 'subscription' }
-  }
-  return calendarMonth(now)
+/** An account's current period; null when there is no such account. */
+export async function accountPeriod(db: Db, accountId: string): Promise<Period | null> {
+  const [row] = await db<{ p_start: Date; p_end: Date; p_kind: PeriodKind }[]>`
+    select p.* from accounts a ${periodOf(db)} where a.id = ${accountId}`
+  return row ? { start: row.p_start, end: row.p_end, kind: row.p_kind } : null
 }

@@ -5,7 +5,6 @@
 import type { Account } from './accounts.ts'
 import type { Db } from './db.ts'
 import { listMeterStates, meters } from './meters.ts'
-import { currentPeriod } from './periods.ts'
 
 /** "0.150000" → 150000n millionths of a cent, exactly. */
 export function toMicroCents(price: string): bigint {
@@ -20,9 +19,10 @@ export function estimateOverageCents(overageUnits: number, price: string | null)
   return Number((micro + 999_999n) / 1_000_000n)
 }
 
-export async function usageSummary(db: Db, account: Account, now = new Date()) {
-  const period = currentPeriod(account, now)
-  const states = await listMeterStates(db, account.id, period)
+export async function usageSummary(db: Db, account: Account) {
+  const { period: found, states } = await listMeterStates(db, account.id)
+  if (!found) throw new Error(`usage summary: no account ${account.id}`)
+  const period = found
   const legacy = account.billing_source === 'legacy'
   return {
     billing_source: account.billing_source,

@@ -10,9 +10,10 @@
  * 3. the feature gate for add-ons (403 + X-Billing-Code: feature_missing)
  * 4. metering: the largest cost reserved before the handler, settled after it (429 + X-Billing-Code: limit_exceeded)
  *
- * One statement answers all four (admission.ts, sql/meters.ts admit), and one more
- * settles the reservation after the handler (metering.ts); all of it, the handler
- * included, in one of the app's database slots (db-slots.ts).
+ * One statement answers all four (admission.ts, sql/meters.ts admit): it charges a
+ * fixed cost at once, or reserves a per-result one, which a second statement settles
+ * after the handler (metering.ts), as it refunds a fixed cost whose request failed;
+ * all of it, the handler included, in one of the app's database slots (db-slots.ts).
  *
  * `cost` is a number of units per request, 0 for a route on a meter that costs nothing
  * (it still reports usage headers), or perResult(limitFrom, maxPage) for 1 unit per
@@ -24,7 +25,7 @@ import { errors } from '../errors.ts'
 import { admissionOf } from './admission.ts'
 import { inSlot } from './db-slots.ts'
 import { credentialOf, type AuthOptions } from './auth.ts'
-import { fixedCost, meterAround, type Cost } from './metering.ts'
+import { endpointOf, fixedCost, meterAround, type Cost } from './metering.ts'
 import { enforce } from './rate-limit.ts'
 
 export type KeyedOptions = AuthOptions & {
@@ -47,14 +48,19 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
     const who = await credentialOf(ctx, opts)
     const limits = admission.limiter.windows(opts.search ?? false)
     const units = meter && cost !== 0 ? cost.reserve(ctx) : 0
-    const admitted = await admission.admit(who, { limits, feature, meter, units })
+    const perResult = cost !== 0 && cost.perResult
+    const charge = { requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) }
+    const admitted = await admission.admit(who, {
+      limits, feature, charge,
+      meter: meter && { meter, charge: perResult ? 0 : units, reserve: perResult ? units : 0 },
+    })
     if (!admitted) throw 'keyHash' in who ? errors.invalidKey() : errors.invalidToken()
     ctx.state.account = admitted.account
+    ctx.state.period = admitted.period
     enforce(ctx, limits.map((l, i) => ({ ...l, hits: admitted.hits[i], resetMs: admitted.resetMs[i] })))
     // every window had room: what stopped the request is the feature gate
     if (!admitted.passed) throw errors.featureMissing(feature!)
     if (!meter) return next()
-    const key = { accountId: admitted.account.id, plan: admitted.account.plan, meter, period: admitted.period }
-    return meterAround(ctx, next, admission.db, cost, { key, units, reservation: admitted.reservation, state: admitted.state! })
+    return meterAround(ctx, next, admission.db, cost, meter, units, admitted)
   })
 }

@@ -6,8 +6,8 @@
 import type { Context, Next } from 'koa'
 import type { Account } from '../../sql/accounts.ts'
 import type { Db } from '../../sql/db.ts'
-import { chargeUnits, meters, settle, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
-import { currentPeriod, type Period } from '../../sql/periods.ts'
+import { chargeUnits, meters, settle, type Admitted, type Meter, type MeterKey, type MeterState } from '../../sql/meters.ts'
+import type { Period } from '../../sql/periods.ts'
 import { errors } from '../errors.ts'
 import { USAGE } from '../headers.ts'
 
@@ -79,27 +79,24 @@ export function usageHeaders(meter: Meter, s: MeterState, period: Period): Recor
 }
 
 /** The request's endpoint for the ledger: "GET /v2/jobs/:job_id", the route as @koa/router matched it. */
-const endpointOf = (ctx: Context) => `${ctx.method} ${(ctx.routerPath as string | undefined) ?? ctx.path}`
+export const endpointOf = (ctx: Context) => `${ctx.method} ${(ctx.routerPath as string | undefined) ?? ctx.path}`
 
 const chargeOf = (ctx: Context) => ({ requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) })
 
 const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
 
-/** The meter of a request the admission let through: what it reserved, and the meter as it stood. */
-export type Metered = { key: MeterKey; units: number; reservation: string | null; state: MeterState }
-
 /**
- * The handler, metered. The admission reserved the request's largest possible cost
- * (`units`), or refused it: then this answers the quota 429. Afterwards the
- * reservation is settled to what the response returned (all of it given back when the
- * handler failed or answered an error), before the response goes out, so the usage
- * headers count this request. A request that costs nothing reserved nothing and
- * reports the meter as the admission found it.
+ * The handler, metered. The admission charged a fixed cost already, or reserved the
+ * largest a per-result request can cost (block mode), or refused it: then this answers
+ * the quota 429. Afterwards what the response cost is settled (a failed request's
+ * charge refunded, a reservation settled to the results returned) before the response
+ * goes out, so the usage headers count this request. A lookup that succeeds needs no
+ * second statement: its admission charged it.
  */
-export async function meterAround(ctx: Context, next: Next, db: Db, cost: Cost | 0, m: Metered) {
-  const { key, units, reservation, state } = m
-  const { meter, period } = key
-  if (units > 0 && reservation === null) {
+export async function meterAround(ctx: Context, next: Next, db: Db, cost: Cost | 0, meter: Meter, units: number, a: Admitted) {
+  const { period, state, charged, held } = a
+  if (!state) throw new Error('meterAround: an admission without a meter')
+  if (a.refused) {
     throw errors.quotaExceeded(
       {
         meter, unit: meters[meter].unit, included: state.included ?? 0, remaining: Math.max(0, (state.included ?? 0) - state.used - state.reserved),
@@ -108,27 +105,18 @@ export async function meterAround(ctx: Context, next: Next, db: Db, cost: Cost |
       usageHeaders(meter, state, period),
     )
   }
-  if (units === 0) {
-    await next()
-    if (isSuccess(ctx)) ctx.set(usageHeaders(meter, state, period))
-    return
-  }
+  const row = { accountId: a.account.id, meter, period }
   try {
     await next()
   } catch (e) {
-    await settle(db, key, reservation, 0, chargeOf(ctx)).catch((err) => ctx.app.emit('error', err, ctx))
+    if (charged > 0 || held) await settle(db, row, held, -charged, chargeOf(ctx)).catch((err) => ctx.app.emit('error', err, ctx))
     throw e
   }
   const ok = isSuccess(ctx)
-  // never more than was reserved: the reservation is what the cap was checked against
-  const charged = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
-  const after = await settle(db, key, reservation, charged, chargeOf(ctx))
-  if (ok) ctx.set(usageHeaders(meter, { ...state, ...after }, period))
-}
-
-/** The meter row of an account's meter in its current period. */
-function meterKeyOf(account: Account, meter: Meter, now = new Date()): MeterKey {
-  return { accountId: account.id, plan: account.plan, meter, period: currentPeriod(account, now) }
+  // never more than was admitted: that is what the cap was checked against
+  const cost_ = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
+  const after = cost_ !== charged || held ? { ...state, ...(await settle(db, row, held, cost_ - charged, chargeOf(ctx))) } : state
+  if (ok) ctx.set(usageHeaders(meter, after, period))
 }
 
 /**
@@ -140,7 +128,8 @@ function meterKeyOf(account: Account, meter: Meter, now = new Date()): MeterKey 
  * the task keeps so that its failure refunds that row.
  */
 export async function chargeWithin(ctx: Context, tx: Db, meter: Meter, units: number): Promise<MeterKey> {
-  const key = meterKeyOf(ctx.state.account as Account, meter)
+  const account = ctx.state.account as Account
+  const key: MeterKey = { accountId: account.id, plan: account.plan, meter, period: ctx.state.period as Period }
   const charged = await chargeUnits(tx, key, units, chargeOf(ctx))
   const headers = usageHeaders(meter, charged.state, key.period)
   if (!charged.ok) {

@@ -12,7 +12,7 @@ import { Admission } from '../../api/middleware/admission.ts'
 import type { Plan } from '../../sql/accounts.ts'
 import type { Sql } from '../../sql/db.ts'
 import type { Meter } from '../../sql/meters.ts'
-import { currentPeriod, type Period } from '../../sql/periods.ts'
+import { billingPeriod, type Period } from '../../sql/periods.ts'
 import { findBillingAccount } from '../../sql/accounts.ts'
 import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/postings.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
@@ -44,7 +44,7 @@ export async function accountOn(sql: Sql, plan: Plan) {
 }
 
 export async function periodOf(sql: Sql, accountId: string, now = new Date()): Promise<Period> {
-  return currentPeriod((await findBillingAccount(sql, accountId))!, now)
+  return billingPeriod(sql, (await findBillingAccount(sql, accountId))!, now)
 }
 
 /** Usage already spent this period (or in `period`): the meter row and a matching ledger charge. */

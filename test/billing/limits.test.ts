@@ -10,7 +10,8 @@ import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { keyed } from '../../api/middleware/keyed.ts'
 import { loadJwtSecret, signToken } from '../../api/middleware/jwt.ts'
-import { currentPeriod } from '../../sql/periods.ts'
+import { RESERVATION_SECONDS } from '../../sql/meters.ts'
+import { billingPeriod, type PeriodFields } from '../../sql/periods.ts'
 import { rollPeriods, updatePeriod } from '../../sql/billing.ts'
 import { findBillingAccount } from '../../sql/accounts.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
@@ -187,30 +188,31 @@ test('the portal lists the plans with exact prices and the caller\'s plan', asyn
 })
 
 test('periods: calendar month, trial window, subscription roll-forward by whole months; the job records it', async (t) => {
+  const currentPeriod = (f: PeriodFields, at: Date) => billingPeriod(t.context.db.sql, f, at)
   const none = { period_start: null, period_end: null, trial_start: null, trial_end: null }
   const now = new Date('2026-03-15T12:00:00Z')
-  t.deepEqual(currentPeriod(none, now), { start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-04-01T00:00:00Z'), kind: 'calendar_month' })
+  t.deepEqual((await currentPeriod(none, now)), { start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-04-01T00:00:00Z'), kind: 'calendar_month' })
   const trial = { ...none, trial_start: new Date('2026-03-10T00:00:00Z'), trial_end: new Date('2026-03-24T00:00:00Z') }
-  t.is(currentPeriod(trial, now).kind, 'trial')
-  t.is(currentPeriod(trial, new Date('2026-03-25T00:00:00Z')).kind, 'calendar_month')
+  t.is((await currentPeriod(trial, now)).kind, 'trial')
+  t.is((await currentPeriod(trial, new Date('2026-03-25T00:00:00Z'))).kind, 'calendar_month')
   const monthly = { ...none, period_start: new Date('2026-01-31T00:00:00Z'), period_end: new Date('2026-02-28T00:00:00Z') }
-  t.deepEqual(currentPeriod(monthly, now), { start: new Date('2026-02-28T00:00:00Z'), end: new Date('2026-03-31T00:00:00Z'), kind: 'subscription' })
-  t.deepEqual(currentPeriod(monthly, new Date('2026-05-01T00:00:00Z')).start, new Date('2026-04-30T00:00:00Z'))
+  t.deepEqual((await currentPeriod(monthly, now)), { start: new Date('2026-02-28T00:00:00Z'), end: new Date('2026-03-31T00:00:00Z'), kind: 'subscription' })
+  t.deepEqual((await currentPeriod(monthly, new Date('2026-05-01T00:00:00Z'))).start, new Date('2026-04-30T00:00:00Z'))
 
   const { db } = t.context
   const { accountId } = await accountOn(db.sql, 'starter')
   await updatePeriod(db.sql, accountId, { start: new Date('2020-01-01T00:00:00Z'), end: new Date('2020-02-01T00:00:00Z'), status: 'active' })
   // a reservation left by an API process that died long ago, and a live one
   await spend(db.sql, accountId, 'm_jobs_api_calls', 1, { start: new Date('2026-03-01T00:00:00Z'), end: new Date('2026-04-01T00:00:00Z'), kind: 'subscription' })
-  await db.sql`update usage_meters set reserved = 12 where account_id = ${accountId}`
+  // (5 units taken two slots before the job runs, 7 in the slot before it)
   await db.sql`
-    insert into meter_reservations (account_id, meter, period_start, units, expires_at) values
-      (${accountId}, 'm_jobs_api_calls', '2026-03-01T00:00:00Z', 5, '2026-03-14T00:00:00Z'),
-      (${accountId}, 'm_jobs_api_calls', '2026-03-01T00:00:00Z', 7, '2026-03-15T00:00:30Z')`
+    update usage_meters set reserved = 12, reserved_lapsing = 5,
+      reserved_slot = floor(extract(epoch from timestamptz '2026-03-15T00:00:00Z') / ${RESERVATION_SECONDS})::bigint - 1
+    where account_id = ${accountId}`
   const result = await rollPeriods(db.sql, new Date('2026-03-15T00:00:00Z'))
   t.true(result.rolled >= 1)
   t.true(result.released_reservations >= 1)
-  t.deepEqual((await db.sql`select units::int from meter_reservations where account_id = ${accountId}`).map((r) => r.units), [7])
+  t.deepEqual((await db.sql`select reserved_lapsing::int as units from usage_meters where account_id = ${accountId}`).map((r) => r.units), [7])
   t.deepEqual((await db.sql`select reserved::int from usage_meters where account_id = ${accountId}`).map((r) => r.reserved), [7], 'its units given back')
   const after = await findBillingAccount(db.sql, accountId)
   t.deepEqual([after!.period_start, after!.period_end], [new Date('2026-03-01T00:00:00Z'), new Date('2026-04-01T00:00:00Z')])

@@ -13,7 +13,6 @@ import { findBillingAccount } from '../../sql/accounts.ts'
 import { connect, type Sql } from '../../sql/db.ts'
 import { startEmbedded } from '../../sql/embedded.ts'
 import { listMigrations, migrate } from '../../sql/migrate.ts'
-import { currentPeriod } from '../../sql/periods.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
 import { ledgerSum, meterRow, seedCompany, serveRouter } from './fixtures.ts'
 
@@ -55,7 +54,9 @@ test('0021 keeps every charge, drops leases, epoch and process records, and wait
   // usage as the previous version left it: a meter row, a flush's ledger row listing three
   // requests and a single one, a lease, and a process that is still running
   const { accountId, key } = await createAccountWithKey(sql, 'free')
-  const period = currentPeriod((await findBillingAccount(sql, accountId))!)
+  // a free account's period: the calendar month
+  const now = new Date()
+  const period = { start: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), end: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)), kind: 'calendar_month' as const }
   await sql`
     insert into usage_meters (account_id, meter, period_start, period_end, used)
     values (${accountId}, 'm_jobs_api_calls', ${period.start}, ${period.end}, 7)`

@@ -8,6 +8,8 @@ import anyTest, { type TestFn } from 'ava'
 import fc from 'fast-check'
 import { Admission } from '../../api/middleware/admission.ts'
 import { keyed } from '../../api/middleware/keyed.ts'
+import { perResult } from '../../api/middleware/metering.ts'
+import { RESERVATION_SECONDS } from '../../sql/meters.ts'
 import { companyRoutes } from '../../api/routes/companies.ts'
 import { jobRoutes } from '../../api/routes/jobs.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
@@ -26,8 +28,13 @@ test.after.always(async (t) => {
 })
 
 const as = (key: string) => ({ 'x-api-key': key })
+/** The units requests in flight hold on the account's meter rows, a number per row that holds any. */
 const reservations = (t: { context: Ctx }, accountId: string) =>
-  t.context.db.sql<{ units: number }[]>`select units::int from meter_reservations where account_id = ${accountId} order by id`.then((rows) => rows.map((r) => r.units))
+  t.context.db.sql<{ units: number }[]>`select reserved::int as units from usage_meters where account_id = ${accountId} and reserved > 0 order by meter`.then((rows) =>
+    rows.map((r) => r.units),
+  )
+/** Moves the account's reservations two slots back, as if RESERVATION_SECONDS had passed twice. */
+const ageReservations = (t: { context: Ctx }, accountId: string) => t.context.db.sql`update usage_meters set reserved_slot = reserved_slot - 2 where account_id = ${accountId}`
 
 test('two processes on one block-mode meter: 200 parallel requests split between them, exactly the 50 units left succeed', async (t) => {
   const { db, company } = t.context
@@ -54,15 +61,12 @@ test('a reservation whose process died holds its units until it lapses, then the
   await spend(db.sql, accountId, 'm_jobs_api_calls', 490)
   const period = await periodOf(db.sql, accountId)
   // what a process that died with a search in flight leaves: a reservation of 10 units, never settled
-  await db.sql`update usage_meters set reserved = 10 where account_id = ${accountId}`
-  const [{ id }] = await db.sql<{ id: string }[]>`
-    insert into meter_reservations (account_id, meter, period_start, units, expires_at)
-    values (${accountId}, 'm_jobs_api_calls', ${period.start}, 10, now() + interval '1 minute') returning id::text`
+  await db.sql`update usage_meters set reserved = 10, reserved_slot = floor(extract(epoch from now()) / ${RESERVATION_SECONDS})::bigint where account_id = ${accountId}`
   const held = await fetch(`${s.base}/v2/jobs/${company.jobIds[0]}`, { headers: as(key) })
   t.is(held.status, 429, 'while it lives, its units are spoken for')
   t.is(held.headers.get('platform-usage-included-remaining'), '0')
 
-  await db.sql`update meter_reservations set expires_at = now() - interval '1 second' where id = ${id}`
+  await ageReservations(t, accountId)
   const freed = await fetch(`${s.base}/v2/jobs/${company.jobIds[0]}`, { headers: as(key) })
   t.is(freed.status, 200)
   t.is(freed.headers.get('platform-usage-included-remaining'), '9')
@@ -83,11 +87,12 @@ test('a request that outlives its reservation is still charged when it settles',
   const lapsed = new Promise<void>((resolve) => (lapse = resolve))
   let finish = () => {}
   const finished = new Promise<void>((resolve) => (finish = resolve))
-  router.get('/slow/:n', keyed({ meter: 'm_jobs_api_calls', cost: 1 }), async (ctx) => {
-    await db.sql`update meter_reservations set expires_at = now() - interval '1 second' where account_id = ${accountId}`
+  // reserves 5, returns 1 job
+  router.get('/slow/:n', keyed({ meter: 'm_jobs_api_calls', cost: perResult(() => 5, 100) }), async (ctx) => {
+    await ageReservations(t, accountId)
     lapse()
     await finished
-    ctx.body = { ok: true }
+    ctx.body = { jobs: [{ id: 1 }] }
   })
   const slow = fetch(`${s.base}/v2/jobs/slow/1`, { headers: as(key) })
   await lapsed

@@ -76,12 +76,12 @@ test("a server's admission has connections of its own whose statements keep a ge
       try {
         const gate = new Admission(conn, { key: { limit: 1000, windowSeconds: 60 }, search: { limit: 1000, windowSeconds: 1 }, anonymous: { limit: 1000, windowSeconds: 60 } })
         for (let i = 0; i < 7; i++) {
-          const admitted = await gate.admit({ keyHash: hashKey(key) }, { limits: gate.limiter.windows(true), feature: null, meter: 'm_jobs_api_calls', units: 1 })
-          t.truthy(admitted?.reservation)
+          const admitted = await gate.admit({ keyHash: hashKey(key) }, { limits: gate.limiter.windows(true), feature: null, meter: { meter: 'm_jobs_api_calls', charge: 1, reserve: 0 }, charge: { requestId: null, endpoint: null } })
+          t.is(admitted?.charged, 1)
         }
         const [plans] = await conn<{ generic: number; custom: number }[]>`
           select generic_plans::int as generic, custom_plans::int as custom
-          from pg_prepared_statements where statement like '%insert into meter_reservations%'`
+          from pg_prepared_statements where statement like '%billing_period%'`
         t.true(plans.generic > 0, `admission plans: ${JSON.stringify(plans)}`)
       } finally {
         conn.release()
