@@ -15,6 +15,7 @@
  * charge in one transaction. Finishing and failing are guarded by the task's state, so
  * a task ends exactly once whichever of these races happen.
  */
+import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
@@ -124,16 +125,29 @@ export async function startTaskWorkers(deps: TaskWorkerDeps) {
     await boss.work<JobData>(FAILED_QUEUE, options, async ([job]) => {
       const output = (job as unknown as { output?: { message?: string; value?: { message?: string } } }).output
       const why = output?.message ?? output?.value?.message ?? 'the task stopped'
+      // shown only when no attempt recorded an error of its own: its worker died or ran out of time
+      const stopped = clientError('The task stopped before it finished')
       const failed = await sql.begin(async (tx) => {
-        const ok = await failTask(tx, job.data.task_id, `The task failed: ${why}`)
+        const ok = await failTask(tx, job.data.task_id, stopped.message)
         if (ok) await enqueueNotify(boss, tx, job.data.task_id)
         return ok
       })
-      if (failed) log.warn({ task_id: job.data.task_id, why }, 'task failed; its charge was refunded')
+      if (failed) log.warn({ task_id: job.data.task_id, why, error_ref: stopped.ref }, 'task failed; its charge was refunded')
     }),
   )
   ids.push(await boss.work<{ task_id: string }>(NOTIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => deps.notify(job.data.task_id)))
   return { stop: () => Promise.all(ids.map((id) => boss.offWork({ id }))) }
+}
+
+/**
+ * What a client is told of a failure, in the task's `error` and its email: a plain
+ * sentence and a reference. The cause (a Postgres error names tables and columns, a file
+ * error names paths) goes only to the log, under the same `error_ref`, where the
+ * operator finds it from the reference a client quotes.
+ */
+export function clientError(what: string) {
+  const ref = randomBytes(6).toString('hex')
+  return { ref, message: `${what} (reference ${ref}).` }
 }
 
 /** Enqueues the task's notification in `tx` when the task asked for one. */
@@ -163,9 +177,10 @@ async function runAttempt(deps: TaskWorkerDeps, types: Map<string, TaskType>, me
   try {
     finish = await type.run({ task, params: data.params ?? {}, progress, log: taskLog })
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err)
-    taskLog.warn({ err: { message } }, 'task attempt failed')
-    await recordAttemptError(sql, task.id, task.attempt, message).catch(() => {})
+    const e = err instanceof Error ? err : new Error(String(err))
+    const shown = clientError('The task failed because of an error on the server')
+    taskLog.warn({ err: { message: e.message, stack: e.stack }, error_ref: shown.ref }, 'task attempt failed')
+    await recordAttemptError(sql, task.id, task.attempt, shown.message).catch(() => {})
     throw err
   }
   const finished = await sql.begin(async (tx) => {

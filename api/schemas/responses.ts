@@ -286,7 +286,7 @@ const Task = record(
       { type: 'object' },
       'null until finished. Exports: {download_url, file_size, record_count, expiry_time}; the historical export adds quote {record_count, price_usd, tiers}. Salary benchmark: a SalaryBenchmarkResult {market, confidence, proposed, matched_titles, sample}.',
     ),
-    error: strOrNull('Message when failed'),
+    error: strOrNull('When failed: a plain message with a reference, under which the server\'s log keeps the cause'),
     worker_id: strOrNull(),
     notify: { type: 'boolean', description: 'Whether an email is sent when the task completes' },
     user_id: str('The owning account'),

@@ -250,7 +250,11 @@ test('a task that keeps failing ends failed after its retries, with its error, a
 
   const done = await waitForTask(app, task.id)
   t.is(done.state, 'failed')
-  t.regex(done.error ?? '', /EEXIST|ENOTDIR|not a directory|file already exists/i)
+  // the client is told a reference; the file system's error is in the log under it
+  const ref = /^The task failed because of an error on the server \(reference ([0-9a-f]{12})\)\.$/.exec(done.error ?? '')?.[1]
+  t.truthy(ref, done.error ?? '')
+  const logged = app.logs.map((l) => JSON.parse(l)).find((l) => l.error_ref === ref)
+  t.regex(logged?.err.message ?? '', /EEXIST|ENOTDIR|not a directory|file already exists/i)
   t.is(done.result, null)
   t.is(await usedUnits(app), 0, 'refunded')
   const [row] = await app.db.sql<{ attempt: number; refunded_units: number }[]>`select attempt, refunded_units from tasks where id = ${task.id}`

@@ -130,7 +130,7 @@ test.serial('killed mid-export on its last attempt, the task fails and its charg
   workers.push(startWorker(app, t.context.dir))
   const done = await waitFor(app, id, (r) => r.state === 'finished' || r.state === 'failed', 120_000)
   t.is(done.state, 'failed')
-  t.regex(done.error ?? '', /timeout/i)
+  t.regex(done.error ?? '', /^The task stopped before it finished \(reference [0-9a-f]{12}\)\.$/)
   t.is(done.attempt, 1, 'never retried')
   t.is(done.refunded_units, JOBS)
   t.deepEqual([...(await ledger(app))], [{ kind: 'charge', units: JOBS }, { kind: 'refund', units: -JOBS }])
