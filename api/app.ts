@@ -12,7 +12,7 @@ import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import { POOL_SIZE, type Sql } from '../sql/db.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
-import { errorHandler } from './errors.ts'
+import { errorHandler, logErrors } from './errors.ts'
 import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
@@ -62,9 +62,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   app.context.jwtSecret = jwtSecretSource(sql, config.jwtSecret)
   app.context.admission = new Admission(admissionSql, config.rateLimits)
   app.context.dbSlots = dbSlots(poolSize)
-  app.on('error', (err: Error, ctx?: Koa.Context) => {
-    log.error({ req_id: ctx?.state?.requestId, route: ctx?.routerPath ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
-  })
+  logErrors(app, log)
 
   app.use(errorHandler)
   app.use(requestLog(log))

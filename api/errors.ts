@@ -3,7 +3,9 @@
  * most, an array of {type, loc, msg, input, ctx?} items for 422. Errors are raised
  * with the factories below and rendered once, by errorHandler.
  */
+import type Koa from 'koa'
 import type { Context, Next } from 'koa'
+import type { Logger } from 'pino'
 import { ValidationError } from 'yup'
 import { BILLING_CODE, RETRY_AFTER } from './headers.ts'
 
@@ -78,7 +80,7 @@ export const errors = {
     new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { [BILLING_CODE]: 'feature_missing' }),
 }
 
-type PgError = Error & { code?: string; severity?: string }
+type PgError = Error & { code?: string; severity?: string; constraint_name?: string; table_name?: string; column_name?: string }
 
 /** A Postgres error the client caused, as the status it deserves; null for our own faults. */
 function fromPostgres(e: PgError): AppError | null {
@@ -100,6 +102,29 @@ function fromBodyParser(e: Error & { status?: number; type?: string; body?: stri
   return null
 }
 
+/** The event errorHandler emits for a Postgres error it answered with the status fromPostgres maps it to. */
+export const DB_ERROR_ANSWERED = 'db-error-answered'
+
+/**
+ * Logs what errorHandler caught: a 500's error with its stack, and, at warn, a Postgres
+ * error it answered with a 4xx or 503. A client can cause those (a duplicate, a malformed
+ * value), but so can a bug or an overloaded database, so the log keeps what Postgres said
+ * under the request id. Not its `detail`: for a unique violation that repeats the values,
+ * an email address say.
+ */
+export function logErrors(app: Koa, log: Logger) {
+  app.on('error', (err: Error, ctx?: Context) => {
+    log.error({ req_id: ctx?.state?.requestId, route: ctx?.routerPath ?? null, err: { message: err.message, stack: err.stack } }, 'request failed')
+  })
+  app.on(DB_ERROR_ANSWERED, (err: PgError, ctx: Context) => {
+    const { code, message, constraint_name, table_name, column_name } = err
+    log.warn(
+      { req_id: ctx.state.requestId, route: ctx.routerPath ?? null, status: ctx.status, err: { code, message, constraint_name, table_name, column_name } },
+      'database error answered with its mapped status',
+    )
+  })
+}
+
 export async function errorHandler(ctx: Context, next: Next) {
   try {
     await next()
@@ -107,12 +132,13 @@ export async function errorHandler(ctx: Context, next: Next) {
     if (ctx.status === 405 && (ctx.body === undefined || typeof ctx.body === 'string')) throw new AppError(405, 'Method Not Allowed')
   } catch (caught) {
     const e = caught as Error
-    const known =
-      e instanceof AppError ? e : e instanceof ValidationError ? errors.validation(toItems(e, 'body')) : (fromPostgres(e) ?? fromBodyParser(e))
+    const pg = e instanceof AppError || e instanceof ValidationError ? null : fromPostgres(e)
+    const known = e instanceof AppError ? e : e instanceof ValidationError ? errors.validation(toItems(e, 'body')) : (pg ?? fromBodyParser(e))
     if (known) {
       ctx.status = known.status
       ctx.body = { detail: known.detail }
       ctx.set(known.headers)
+      if (pg) ctx.app.emit(DB_ERROR_ANSWERED, e, ctx)
       return
     }
     ctx.status = 500
