@@ -16,7 +16,7 @@ import { errorHandler, logErrors } from './errors.ts'
 import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
-import { dbSlots } from './middleware/db-slots.ts'
+import { RequestQueue } from './middleware/queues.ts'
 import { jwtSecretSource } from './middleware/jwt.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
@@ -53,7 +53,7 @@ export type AppDeps = {
   boss?: PgBoss
   /** where export files and stored resumes are kept; default createFileStore(config) */
   fileStore?: FileStore
-  /** the connections of `sql`'s pool: keyed requests beyond that many wait their turn (middleware/db-slots.ts) */
+  /** the connections of `sql`'s pool: queries of requests beyond that many wait their turn (middleware/queues.ts) */
   poolSize?: number
 }
 
@@ -61,7 +61,10 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = jwtSecretSource(sql, config.jwtSecret)
   app.context.admission = new Admission(admissionSql, config.rateLimits)
-  app.context.dbSlots = dbSlots(poolSize)
+  app.context.queues = {
+    db: new RequestQueue('a database connection', { concurrency: poolSize, ...config.queues.db }),
+    cpu: new RequestQueue('the CPU', config.queues.cpu),
+  }
   logErrors(app, log)
 
   app.use(errorHandler)

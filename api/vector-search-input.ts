@@ -9,6 +9,8 @@
  * each of: the mean of job_ids' vectors, the resume of artifact_id, the query, and the
  * mean of the raw vectors.
  */
+import type { Context } from 'koa'
+import { inSlot, onCpu } from './middleware/queues.ts'
 import { EmbedderUnavailable, type Embedder } from '../ingest/embed/embedder.ts'
 import { locationGroup } from '../seeds/places/location-groups.ts'
 import type { Db } from '../sql/db.ts'
@@ -115,26 +117,26 @@ type Source = { vector: number[]; model: number | 'any' }
  * the server's (they come from POST /v2/embed or /v2/resumes/embed), or without an
  * embedder the model most live jobs' vectors are from.
  */
-export async function queryVector(db: Db, embedder: Embedder | undefined, accountId: string, s: VectorSources): Promise<{ vector: number[]; model: number }> {
+export async function queryVector(ctx: Context, db: Db, embedder: Embedder | undefined, accountId: string, s: VectorSources): Promise<{ vector: number[]; model: number }> {
   const sources: Source[] = []
   if (s.jobIds?.length) {
     const ids = [...new Set(s.jobIds)]
-    const found = await findJobVectors(db, ids)
+    const found = await inSlot(ctx, () => findJobVectors(db, ids))
     const unknown = ids.filter((id) => !found.some((f) => f.id === id))
     if (unknown.length) throw errors.badRequest(`Unknown job_id${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`)
     sources.push(combined(found.map((f) => stored(f, `job ${f.id}`)), 'the jobs of job_ids'))
   }
   if (s.artifactId !== undefined) {
-    const resume = await findResumeVector(db, accountId, s.artifactId)
+    const resume = await inSlot(ctx, () => findResumeVector(db, accountId, s.artifactId!))
     if (!resume) throw errors.badRequest(`Unknown artifact_id: ${s.artifactId}`)
     if (resume.parse_error) throw errors.badRequest(`Resume ${resume.id} could not be parsed: ${resume.parse_error}`)
     if (resume.status !== 'parsed') throw errors.badRequest(`Resume ${resume.id} is not parsed yet; retry in a few seconds`)
     sources.push(stored(resume, `resume ${resume.id}`, 'it was parsed without an embedding model; upload it again'))
   }
-  if (s.query !== undefined) sources.push(await embedQuery(db, embedder, s.query))
+  if (s.query !== undefined) sources.push(await embedQuery(ctx, db, embedder, s.query))
   if (s.vectors?.length) sources.push({ vector: meanDirection(s.vectors) ?? cancelled('vectors'), model: 'any' })
   const { vector, model } = combined(sources, 'the vector sources')
-  return { vector, model: model === 'any' ? await serverModel(db, embedder) : model }
+  return { vector, model: model === 'any' ? await inSlot(ctx, () => serverModel(db, embedder)) : model }
 }
 
 /** A stored vector as a source; a record without one has not been embedded yet. */
@@ -144,11 +146,11 @@ function stored(v: StoredVector, what: string, remedy = 'run make embed'): Sourc
   return { vector: v.embedding, model: v.model }
 }
 
-async function embedQuery(db: Db, embedder: Embedder | undefined, query: string): Promise<Source> {
+async function embedQuery(ctx: Context, db: Db, embedder: Embedder | undefined, query: string): Promise<Source> {
   if (!embedder) throw errors.embedderUnavailable('none is configured')
   try {
-    const [vector] = await embedder.embed([query], { urgent: true })
-    return { vector, model: await modelId(db, embedder.info) }
+    const [vector] = await onCpu(ctx, () => embedder.embed([query], { urgent: true }))
+    return { vector, model: await inSlot(ctx, () => modelId(db, embedder.info)) }
   } catch (e) {
     if (e instanceof EmbedderUnavailable) throw errors.embedderUnavailable(e.message)
     throw e

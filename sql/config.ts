@@ -37,6 +37,7 @@ export function loadConfig(env = process.env) {
     /** HS256 secret of the usage summary's Bearer tokens; unset: one generated once and kept in the database (sql/secrets.ts) */
     jwtSecret: env.JWT_SECRET || null,
     periodCron: env.PERIOD_CRON || '0 0 1 * *',
+    queues: queueConfig(env),
     embedding: embeddingConfig(env, dataDir),
     tasks: taskConfig(env),
     files: fileConfig(env),
@@ -48,6 +49,23 @@ export function loadConfig(env = process.env) {
     },
     /** the base of links the service hands out (download_url); http://localhost:PORT when unset */
     publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env, 'PORT', 8080)}`).replace(/\/+$/, ''),
+  }
+}
+
+/**
+ * What a request waits in (api/middleware/queues.ts): database slots (as many as the
+ * pool's connections) and the CPU-heavy steps, each with a cap on what waits and a
+ * limit on how long; past either, 503 with Retry-After.
+ */
+function queueConfig(env: NodeJS.ProcessEnv) {
+  return {
+    db: { max: inRange(env, 'DB_QUEUE_MAX', 1000, 1, 1_000_000), waitMs: inRange(env, 'DB_QUEUE_WAIT_SECONDS', 30, 1, 3600) * 1000 },
+    cpu: {
+      concurrency: inRange(env, 'CPU_QUEUE_CONCURRENCY', 2, 1, 64),
+      max: inRange(env, 'CPU_QUEUE_MAX', 64, 1, 100_000),
+      waitMs: inRange(env, 'CPU_QUEUE_WAIT_SECONDS', 60, 1, 3600) * 1000,
+      perKey: inRange(env, 'CPU_QUEUE_PER_KEY', 8, 1, 100_000),
+    },
   }
 }
 

@@ -13,17 +13,18 @@
  * One statement answers all four (admission.ts, sql/meters.ts admit): it charges a
  * fixed cost at once, or reserves a per-result one, which a second statement settles
  * after the handler (metering.ts), as it refunds a fixed cost whose request failed;
- * all of it, the handler included, in one of the app's database slots (db-slots.ts).
+ * all of it, the handler included, in one of the app's database slots (queues.ts),
+ * unless the route says its handler takes its own (`slot: 'admission'`).
  *
  * `cost` is a number of units per request, 0 for a route on a meter that costs nothing
  * (it still reports usage headers), or perResult(limitFrom, maxPage) for 1 unit per
  * result returned. Without `meter` the route is not metered (tasks, billing).
  */
-import type { Middleware } from 'koa'
+import type { Context, Middleware, Next } from 'koa'
 import { planFeatures, type Feature, type Meter } from '../../sql/meters.ts'
 import { errors } from '../errors.ts'
 import { admissionOf } from './admission.ts'
-import { inSlot } from './db-slots.ts'
+import { inSlot } from './queues.ts'
 import { credentialOf, type AuthOptions } from './auth.ts'
 import { endpointOf, fixedCost, meterAround, type Cost } from './metering.ts'
 import { enforce } from './rate-limit.ts'
@@ -35,6 +36,14 @@ export type KeyedOptions = AuthOptions & {
   feature?: Feature
   /** the search endpoints' extra per-second limit */
   search?: boolean
+  /**
+   * What holds a database slot (queues.ts): `request` (the default), the admission, the
+   * handler and the settlement in one, for a handler that is nothing but queries;
+   * `admission`, only the admission and the settlement, for a handler that reads an
+   * upload, works the CPU or calls out: it takes slots around its own queries (inSlot)
+   * and runs its CPU steps on the CPU queue (onCpu).
+   */
+  slot?: 'request' | 'admission'
 }
 
 export function keyed(opts: KeyedOptions = {}): Middleware {
@@ -43,17 +52,16 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
   const costOpt = opts.cost ?? 1
   const cost: Cost | 0 = typeof costOpt === 'number' ? (costOpt === 0 ? 0 : fixedCost(costOpt)) : costOpt
 
-  return (ctx, next) => inSlot(ctx, async () => {
+  const admitted = async (ctx: Context, next: Next, inDb: InDb) => {
     const admission = admissionOf(ctx)
     const who = await credentialOf(ctx, opts)
     const limits = admission.limiter.windows(opts.search ?? false)
     const units = meter && cost !== 0 ? cost.reserve(ctx) : 0
     const perResult = cost !== 0 && cost.perResult
     const charge = { requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) }
-    const admitted = await admission.admit(who, {
-      limits, feature, charge,
-      meter: meter && { meter, charge: perResult ? 0 : units, reserve: perResult ? units : 0 },
-    })
+    const admitted = await inDb(() =>
+      admission.admit(who, { limits, feature, charge, meter: meter && { meter, charge: perResult ? 0 : units, reserve: perResult ? units : 0 } }),
+    )
     if (!admitted) throw 'keyHash' in who ? errors.invalidKey() : errors.invalidToken()
     ctx.state.account = admitted.account
     ctx.state.period = admitted.period
@@ -61,6 +69,12 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
     // every window had room: what stopped the request is the feature gate
     if (!admitted.passed) throw errors.featureMissing(feature!)
     if (!meter) return next()
-    return meterAround(ctx, next, admission.db, cost, meter, units, admitted)
-  })
+    return meterAround(ctx, next, (settle) => inDb(() => settle(admission.db)), cost, meter, units, admitted)
+  }
+  return opts.slot === 'admission'
+    ? (ctx, next) => admitted(ctx, next, (work) => inSlot(ctx, work))
+    : (ctx, next) => inSlot(ctx, () => admitted(ctx, next, (work) => work()))
 }
+
+/** Runs queries: in a slot of their own, or in the one the request holds. */
+type InDb = <T>(work: () => Promise<T>) => Promise<T>

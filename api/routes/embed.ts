@@ -10,6 +10,7 @@ import { EMBEDDING_DIM, EmbedderUnavailable, type Embedder, type ModelInfo } fro
 import { AppError } from '../errors.ts'
 import { jsonBody } from '../middleware/body.ts'
 import { keyed } from '../middleware/keyed.ts'
+import { onCpu } from '../middleware/queues.ts'
 import { embedBody } from '../schemas/embed.ts'
 import { validate } from '../validate.ts'
 
@@ -27,13 +28,13 @@ function embeddingResult(vectors: number[][], { model_name, model_version }: Mod
 export function embedRoutes(embedder: Embedder | undefined) {
   const router = new Router({ prefix: '/v2' })
 
-  router.post('/embed', jsonBody(), keyed({ feature: 'vector_api' }), async (ctx) => {
+  router.post('/embed', jsonBody(), keyed({ feature: 'vector_api', slot: 'admission' }), async (ctx) => {
     const body = await validate(embedBody, ctx.request.body)
     if (!embedder) throw unavailable('none is configured: EMBEDDING_PROVIDER is none')
     const texts = body.texts ?? [body.text!]
     let vectors: number[][]
     try {
-      vectors = await embedder.embed(texts, { urgent: true })
+      vectors = await onCpu(ctx, () => embedder.embed(texts, { urgent: true }))
     } catch (e) {
       if (e instanceof EmbedderUnavailable) throw unavailable(e.message)
       throw e

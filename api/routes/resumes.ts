@@ -24,6 +24,7 @@ import type { Sql } from '../../sql/db.ts'
 import { deleteResume, findResume, insertResume, listResumes, type ResumeRow } from '../../sql/resumes.ts'
 import { AppError, errors } from '../errors.ts'
 import { keyed } from '../middleware/keyed.ts'
+import { inSlot, onCpu } from '../middleware/queues.ts'
 import { resumeUpload, type Upload } from '../middleware/upload.ts'
 import { resumeListQuery } from '../schemas/resumes.ts'
 import { pathSegment, validate } from '../validate.ts'
@@ -80,11 +81,12 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
   const router = new Router({ prefix: '/v2/resumes' })
   router.param('resume_id', pathSegment('resume_id'))
 
-  router.post('/embed', keyed(), resumeUpload(), async (ctx) => {
+  // the upload is read, the file parsed and embedded outside any database slot
+  router.post('/embed', keyed({ slot: 'admission' }), resumeUpload(), async (ctx) => {
     const { bytes, mediaType } = checkedUpload(ctx)
     if (!embedder) throw unavailable('none is configured: EMBEDDING_PROVIDER is none')
     try {
-      const { resume, result } = await analyzeResume(bytes, mediaType, { ...analyze, embedder, urgent: true })
+      const { resume, result } = await onCpu(ctx, () => analyzeResume(bytes, mediaType, { ...analyze, embedder, urgent: true }))
       ctx.body = { resume, result }
     } catch (e) {
       if (e instanceof ResumeFileError) throw errors.badRequest(e.message)
@@ -93,7 +95,7 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
     }
   })
 
-  router.post('/', keyed(), resumeUpload(), async (ctx) => {
+  router.post('/', keyed({ slot: 'admission' }), resumeUpload(), async (ctx) => {
     const { bytes, mediaType, filename } = checkedUpload(ctx)
     if (!boss) throw errors.tasksUnavailable()
     const accountId: string = ctx.state.account.id
@@ -101,7 +103,7 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
     const fileKey = `resumes/${accountId}/${id}.${EXTENSIONS[mediaType]}`
     await store.putBytes(fileKey, bytes, mediaType)
     try {
-      const row = await sql.begin(async (tx) => {
+      const row = await inSlot(ctx, () => sql.begin(async (tx) => {
         const inserted = await insertResume(tx, {
           id,
           account_id: accountId,
@@ -113,7 +115,7 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
         })
         await enqueueResumeParse(tx, boss, id)
         return inserted
-      })
+      }))
       ctx.status = 201
       ctx.body = resumeRecord(row)
     } catch (e) {
@@ -134,8 +136,8 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
     ctx.body = resumeRecord(row)
   })
 
-  router.get('/:resume_id/file', keyed(), async (ctx) => {
-    const row = await findResume(sql, ctx.state.account.id, ctx.params.resume_id)
+  router.get('/:resume_id/file', keyed({ slot: 'admission' }), async (ctx) => {
+    const row = await inSlot(ctx, () => findResume(sql, ctx.state.account.id, ctx.params.resume_id))
     if (!row) throw errors.notFound('Resume')
     const filename = `resume-${row.id}.${EXTENSIONS[row.content_type ?? ''] ?? 'bin'}`
     const found = await store.download(row.file_key, filename)

@@ -13,6 +13,7 @@ import { NEURAL_DEPTH, neuralSearch, queryWords, vectorSearch, type NeuralSearch
 import { errors } from '../errors.ts'
 import { jsonBody } from '../middleware/body.ts'
 import { keyed } from '../middleware/keyed.ts'
+import { inSlot } from '../middleware/queues.ts'
 import { perResult } from '../middleware/metering.ts'
 import { pageEnvelope } from '../schemas/common.ts'
 import { MAX_LIMIT } from '../schemas/search.ts'
@@ -72,23 +73,26 @@ const backlog = async (sql: Sql, model: number): Promise<Backlog> => ({ jobs_wit
 export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
   const router = new Router({ prefix: '/v2/jobs' })
 
-  router.post('/vsearch', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(vsearchMost, MAX_LIMIT), search: true }), async (ctx) => {
+  router.post('/vsearch', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(vsearchMost, MAX_LIMIT), search: true, slot: 'admission' }), async (ctx) => {
     const body = await validate(vsearchBody, ctx.request.body)
     const type = (body.search_type ?? 'summary') as SearchType
     if (!SEARCH_TYPES.includes(type)) throw errors.badRequest(`Invalid search_type: ${type}. Use summary, job or resume`)
     const sources = vsearchSources(type, body)
-    const { vector, model } = await queryVector(sql, embedder, ctx.state.account.id, sources)
+    const { vector, model } = await queryVector(ctx, sql, embedder, ctx.state.account.id, sources)
     const slice = vsearchSlice(body)
     const query = {
       vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined,
       words: sources.query ? queryWords(sources.query) : undefined,
     }
-    const [result, meta] = await Promise.all([vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), backlog(sql, model)])
-    if (result.nearest === 0) await assertModelStored(sql, model)
+    const [result, meta] = await inSlot(ctx, async () => {
+      const found = await Promise.all([vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), backlog(sql, model)])
+      if (found[0].nearest === 0) await assertModelStored(sql, model)
+      return found
+    })
     ctx.body = vsearchResponse(result, slice.offset, slice.limit, meta)
   })
 
-  router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true }), async (ctx) => {
+  router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true, slot: 'admission' }), async (ctx) => {
     const body = await validate(neuralSearchBody, ctx.request.body)
     const accountId: string = ctx.state.account.id
     const slice = neuralSlice(body)
@@ -96,7 +100,7 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     const sources = neuralSources(body)
     if (!sources) {
       // only lexical: search's own order, within neural-search's depth
-      const result = await searchJobs(sql, filters, { ...page, neural: true })
+      const result = await inSlot(ctx, () => searchJobs(sql, filters, { ...page, neural: true }))
       // a text rank only where text terms ranked the jobs (search's score is 1 without them)
       const ranked = Boolean(filters.titles?.expressions.length || filters.keywords?.expressions.length)
       const jobs = result.jobs.map(({ score, ...job }, i) => ({
@@ -110,10 +114,13 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
       ctx.body = neuralResponse('lexical', jobs, Math.min(result.total, NEURAL_DEPTH), slice.page, slice.limit, { jobs_without_vector: null })
       return
     }
-    const { vector, model } = await queryVector(sql, embedder, accountId, sources)
+    const { vector, model } = await queryVector(ctx, sql, embedder, accountId, sources)
     const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold, words: sources.query ? queryWords(sources.query) : undefined }
-    const [result, meta] = await Promise.all([neuralSearch(sql, query, filters, slice), backlog(sql, model)])
-    if (result.nearest === 0) await assertModelStored(sql, model)
+    const [result, meta] = await inSlot(ctx, async () => {
+      const found = await Promise.all([neuralSearch(sql, query, filters, slice), backlog(sql, model)])
+      if (found[0].nearest === 0) await assertModelStored(sql, model)
+      return found
+    })
     ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit, meta)
   })
 
