@@ -93,6 +93,48 @@ COMMENT ON EXTENSION vector IS 'vector data type and ivfflat and hnsw access met
 
 
 --
+-- Name: billing_period(timestamp with time zone, timestamp with time zone, timestamp with time zone, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.billing_period(trial_start timestamp with time zone, trial_end timestamp with time zone, sub_start timestamp with time zone, sub_end timestamp with time zone, at timestamp with time zone, OUT period_start timestamp with time zone, OUT period_end timestamp with time zone, OUT kind text) RETURNS record
+    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+    AS $$
+declare
+  s timestamp := sub_start at time zone 'UTC';
+  e timestamp := sub_end at time zone 'UTC';
+  t timestamp := at at time zone 'UTC';
+  months int;
+  len numeric;
+  k bigint;
+begin
+  if trial_start <= at and at < trial_end then
+    period_start := trial_start; period_end := trial_end; kind := 'trial';
+  elsif sub_start <= at and sub_start < sub_end then
+    kind := 'subscription';
+    months := (extract(year from e) - extract(year from s)) * 12 + extract(month from e) - extract(month from s);
+    if months > 0 and s + make_interval(months => months) = e then
+      k := ((extract(year from t) - extract(year from s)) * 12 + extract(month from t) - extract(month from s))::bigint / months;
+      while k > 0 and s + make_interval(months => (k * months)::int) > t loop k := k - 1; end loop;
+      while s + make_interval(months => ((k + 1) * months)::int) <= t loop k := k + 1; end loop;
+      period_start := (s + make_interval(months => (k * months)::int)) at time zone 'UTC';
+      period_end := (s + make_interval(months => ((k + 1) * months)::int)) at time zone 'UTC';
+    else
+      -- in seconds, not days, which a daylight-saving change would stretch
+      len := extract(epoch from sub_end) - extract(epoch from sub_start);
+      k := floor((extract(epoch from at) - extract(epoch from sub_start)) / len);
+      period_start := sub_start + make_interval(secs => k * len);
+      period_end := sub_start + make_interval(secs => (k + 1) * len);
+    end if;
+  else
+    period_start := date_trunc('month', t) at time zone 'UTC';
+    period_end := (date_trunc('month', t) + interval '1 month') at time zone 'UTC';
+    kind := 'calendar_month';
+  end if;
+  return;
+end $$;
+
+
+--
 -- Name: company_types_of(text, text, text, text, text, boolean, text[], text[], integer, integer, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -962,35 +1004,6 @@ ALTER TABLE public.jobs ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 
 --
--- Name: meter_reservations; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.meter_reservations (
-    id bigint NOT NULL,
-    account_id uuid NOT NULL,
-    meter text NOT NULL,
-    period_start timestamp with time zone NOT NULL,
-    units bigint NOT NULL,
-    expires_at timestamp with time zone NOT NULL,
-    CONSTRAINT meter_reservations_units_check CHECK ((units > 0))
-);
-
-
---
--- Name: meter_reservations_id_seq; Type: SEQUENCE; Schema: public; Owner: -
---
-
-ALTER TABLE public.meter_reservations ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME public.meter_reservations_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
-
-
---
 -- Name: plan_meters; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1226,7 +1239,10 @@ CREATE TABLE public.usage_meters (
     used bigint DEFAULT 0 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     reserved bigint DEFAULT 0 NOT NULL,
+    reserved_lapsing bigint DEFAULT 0 NOT NULL,
+    reserved_slot bigint DEFAULT 0 NOT NULL,
     CONSTRAINT usage_meters_reserved_check CHECK ((reserved >= 0)),
+    CONSTRAINT usage_meters_reserved_lapsing_check CHECK (((reserved_lapsing >= 0) AND (reserved_lapsing <= reserved))),
     CONSTRAINT usage_meters_used_check CHECK ((used >= 0))
 );
 
@@ -1461,14 +1477,6 @@ ALTER TABLE ONLY public.jobs
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
-
-
---
--- Name: meter_reservations meter_reservations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.meter_reservations
-    ADD CONSTRAINT meter_reservations_pkey PRIMARY KEY (id);
 
 
 --
@@ -2281,13 +2289,6 @@ CREATE INDEX jobs_visa_idx ON public.jobs USING btree (date_posted DESC, id DESC
 
 
 --
--- Name: meter_reservations_meter_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX meter_reservations_meter_idx ON public.meter_reservations USING btree (account_id, meter, period_start, expires_at);
-
-
---
 -- Name: resumes_account_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2472,14 +2473,6 @@ ALTER TABLE ONLY public.jobs
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_embedding_model_fkey FOREIGN KEY (embedding_model) REFERENCES public.embedding_models(id);
-
-
---
--- Name: meter_reservations meter_reservations_meter_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.meter_reservations
-    ADD CONSTRAINT meter_reservations_meter_fkey FOREIGN KEY (account_id, meter, period_start) REFERENCES public.usage_meters(account_id, meter, period_start) ON DELETE CASCADE;
 
 
 --
