@@ -26,7 +26,7 @@ import { errors } from '../errors.ts'
 import { admissionOf } from './admission.ts'
 import { inSlot } from './queues.ts'
 import { credentialOf, type AuthOptions } from './auth.ts'
-import { endpointOf, fixedCost, meterAround, type Cost } from './metering.ts'
+import { chargeOf, fixedCost, meterAround, type Cost } from './metering.ts'
 import { enforce } from './rate-limit.ts'
 
 export type KeyedOptions = AuthOptions & {
@@ -52,15 +52,14 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
   const costOpt = opts.cost ?? 1
   const cost: Cost | 0 = typeof costOpt === 'number' ? (costOpt === 0 ? 0 : fixedCost(costOpt)) : costOpt
 
-  const admitted = async (ctx: Context, next: Next, inDb: InDb) => {
+  const admitThenRun = async (ctx: Context, next: Next, inDb: InDb) => {
     const admission = admissionOf(ctx)
     const who = await credentialOf(ctx, opts)
     const limits = admission.limiter.windows(opts.search ?? false)
     const units = meter && cost !== 0 ? cost.reserve(ctx) : 0
     const perResult = cost !== 0 && cost.perResult
-    const charge = { requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) }
     const admitted = await inDb(() =>
-      admission.admit(who, { limits, feature, charge, meter: meter && { meter, charge: perResult ? 0 : units, reserve: perResult ? units : 0 } }),
+      admission.admit(who, { limits, feature, charge: chargeOf(ctx), meter: meter && { meter, charge: perResult ? 0 : units, reserve: perResult ? units : 0 } }),
     )
     if (!admitted) throw 'keyHash' in who ? errors.invalidKey() : errors.invalidToken()
     ctx.state.account = admitted.account
@@ -72,8 +71,8 @@ export function keyed(opts: KeyedOptions = {}): Middleware {
     return meterAround(ctx, next, (settle) => inDb(() => settle(admission.db)), cost, meter, units, admitted)
   }
   return opts.slot === 'admission'
-    ? (ctx, next) => admitted(ctx, next, (work) => inSlot(ctx, work))
-    : (ctx, next) => inSlot(ctx, () => admitted(ctx, next, (work) => work()))
+    ? (ctx, next) => admitThenRun(ctx, next, (work) => inSlot(ctx, work))
+    : (ctx, next) => inSlot(ctx, () => admitThenRun(ctx, next, (work) => work()))
 }
 
 /** Runs queries: in a slot of their own, or in the one the request holds. */

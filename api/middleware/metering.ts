@@ -80,9 +80,10 @@ export function usageHeaders(meter: Meter, s: MeterState, period: Period): Recor
 }
 
 /** The request's endpoint for the ledger: "GET /v2/jobs/:job_id", the route as @koa/router matched it. */
-export const endpointOf = (ctx: Context) => `${ctx.method} ${(ctx.routerPath as string | undefined) ?? ctx.path}`
+const endpointOf = (ctx: Context) => `${ctx.method} ${(ctx.routerPath as string | undefined) ?? ctx.path}`
 
-const chargeOf = (ctx: Context) => ({ requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) })
+/** What the ledger records of the request: the server's request id and its endpoint. */
+export const chargeOf = (ctx: Context) => ({ requestId: (ctx.state.requestId as string | undefined) ?? null, endpoint: endpointOf(ctx) })
 
 const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
 
