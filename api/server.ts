@@ -50,7 +50,8 @@ readiness.stage = 'queues'
 await boss.start()
 // the workers' own pool, named apart so that an export can tell the API's statements from theirs (jobs/pace.ts)
 const workerSql = connectWorkers(db.url, db.poolSize)
-const workers = await startWorkers(boss, workerSql, log, config, { embedder })
+// exports and the background embedding in this process rest while its requests wait (jobs/pace.ts)
+const workers = await startWorkers(boss, workerSql, log, config, { embedder, queues: app.context.queues })
 
 if (db.embedded && config.demoJobs > 0) {
   readiness.stage = 'demo data'

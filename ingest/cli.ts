@@ -129,7 +129,7 @@ async function waitForVectors(db: Database, boss: PgBoss, embedder: Embedder, mo
   const started = Date.now()
   const before = await embeddingStatus(db.sql, model)
   let failure: unknown = null
-  const workers = await embedVectors.startEmbedWorkers(boss, db.sql, embedder, log, config.embedding.batch, (e) => (failure = e))
+  const workers = await embedVectors.startEmbedWorkers(boss, db.sql, embedder, log, config.embedding.batch, { onFailure: (e) => (failure = e) })
   const vbar = process.stdout.isTTY
     ? new cliProgress.SingleBar({ format: 'vectors |{bar}| {percentage}% | {value}/{total} jobs | {rate}/s | ETA {eta_formatted}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
     : null

@@ -18,6 +18,7 @@ import { batches, type Embedder } from '../ingest/embed/embedder.ts'
 import { bossDb } from '../sql/boss-db.ts'
 import type { Db, Sql } from '../sql/db.ts'
 import { listJobIdsToEmbed, listJobsToEmbed, listLiveJobIdsToEmbed, modelId } from '../sql/embeddings.ts'
+import type { Pace } from './pace.ts'
 
 export const queue = 'jobs.embed'
 /** retried for about a day with backoff: a model or endpoint that is down for a while catches up when it is back */
@@ -53,11 +54,11 @@ export async function queueBacklog(boss: PgBoss, sql: Sql, model: number, { expi
 
 /** Embeds a queued batch's jobs that still lack the model's vector; throws when the model failed, so pg-boss retries. */
 export const handler =
-  (sql: Sql, embedder: Embedder, log: Logger, batch: number, onFailure?: (error: unknown) => void) =>
+  (sql: Sql, embedder: Embedder, log: Logger, batch: number, { onFailure, pace }: Background = {}) =>
   async ([job]: PgBoss.Job<EmbedJob>[]) => {
     const model = await modelId(sql, embedder.info)
     const rows = await listJobsToEmbed(sql, model, { ids: job.data.ids })
-    const counts = await embedJobs(sql, embedder, model, rows, { batch })
+    const counts = await embedJobs(sql, embedder, model, rows, { batch, pace })
     if (counts.error) {
       log.warn({ job_id: job.id, err: { message: (counts.error as Error).message ?? String(counts.error) }, written: counts.written }, 'background embedding failed; retried later')
       onFailure?.(counts.error)
@@ -66,15 +67,21 @@ export const handler =
     return { queued: job.data.ids.length, written: counts.written, computed: counts.computed }
   }
 
+export type Background = {
+  /** hears each failed batch */
+  onFailure?: (error: unknown) => void
+  /** a pacer for each lane of model calls, which rests while the API is under load (jobs/pace.ts) */
+  pace?: () => Pace
+}
+
 /**
  * Works the queue in this process, one queued batch at a time: its texts keep every
  * model thread busy (embedJobs runs as many model calls at once as the embedder serves),
  * and two batches side by side could both find a text they share missing from the
- * cache and embed it twice. (Two processes still can, rarely.) `onFailure` hears each
- * failed batch.
+ * cache and embed it twice. (Two processes still can, rarely.)
  */
-export async function startEmbedWorkers(boss: PgBoss, sql: Sql, embedder: Embedder, log: Logger, batch: number, onFailure?: (error: unknown) => void) {
-  const id = await boss.work<EmbedJob>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler(sql, embedder, log, batch, onFailure))
+export async function startEmbedWorkers(boss: PgBoss, sql: Sql, embedder: Embedder, log: Logger, batch: number, background: Background = {}) {
+  const id = await boss.work<EmbedJob>(queue, { batchSize: 1, pollingIntervalSeconds: 0.5 }, handler(sql, embedder, log, batch, background))
   return { stop: () => boss.offWork({ id }) }
 }
 

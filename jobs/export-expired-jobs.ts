@@ -21,7 +21,7 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
       const since = new Date(String(task.input.since))
       if (Number.isNaN(since.getTime())) throw new Error(`the task's since is not a date: ${JSON.stringify(task.input.since)}`)
       const total = await countExpiredJobs(deps.sql, since)
-      const pace = pacer(deps.dutyCycle, deps.othersActive)
+      const pace = pacer(deps.dutyCycle, deps.underLoad)
       const finish = await writeExport(deps, task, JSONL, 'expired-jobs', async (out) => {
         let written = 0
         await reserved(deps.sql, (conn) =>
@@ -29,8 +29,8 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
             // the query's columns are the line's fields, in the line's order
             await out(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
             written += rows.length
-            await progress(total > 0 ? Math.min(1, written / total) : 1)
             await pace()
+            await progress(total > 0 ? Math.min(1, written / total) : 1, pace.summary())
           }),
         )
         return written

@@ -14,7 +14,7 @@ import type { Sql } from '../sql/db.ts'
 import type { ClaimedTask, Finish } from '../sql/tasks.ts'
 import { downloadUrl } from './files/signing.ts'
 import type { FileStore } from './files/store.ts'
-import type { OthersActive } from './pace.ts'
+import type { UnderLoad } from './pace.ts'
 
 export type ExportDeps = {
   sql: Sql
@@ -26,8 +26,8 @@ export type ExportDeps = {
   ttlDays: number
   /** the share of the time an export keeps busy (jobs/pace.ts) */
   dutyCycle: number
-  /** whether the API was at work during a step, which alone earns a rest (jobs/pace.ts); null: every step rests */
-  othersActive: OthersActive | null
+  /** what the API has waiting on the service now, which alone earns a rest (jobs/pace.ts) */
+  underLoad: UnderLoad
 }
 
 export type ExportFormat = { extension: 'csv' | 'jsonl'; contentType: string }

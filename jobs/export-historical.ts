@@ -28,13 +28,13 @@ export function exportHistorical(deps: ExportDeps): TaskType {
       // the dictionaries grow with the archive: the filters pick their ids when the task runs
       const filters = await resolveHistorical(deps.sql, q.filters)
       const total = await countHistoricalExport(deps.sql, filters, q.max)
-      const pace = pacer(deps.dutyCycle, deps.othersActive)
+      const pace = pacer(deps.dutyCycle, deps.underLoad)
       const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'historical-export', async (out) => {
         let written = 0
         return writeHistoricalRecords(deps.sql, `historical_${task.id.replaceAll('-', '')}_${task.attempt}`, { filters, max: q.max, format }, out, async (records) => {
           written += records
-          await progress(total > 0 ? Math.min(1, written / total) : 1)
           await pace()
+          await progress(total > 0 ? Math.min(1, written / total) : 1, pace.summary())
         })
       })
       log.info(pace.summary(), 'export paced')

@@ -27,13 +27,13 @@ export function exportJobData(deps: ExportDeps): TaskType {
     run: async ({ task, params, progress, log }) => {
       const q = params as ExportParams
       const format = task.input.format === 'csv' ? 'csv' : 'json'
-      const pace = pacer(deps.dutyCycle, deps.othersActive)
+      const pace = pacer(deps.dutyCycle, deps.underLoad)
       const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'jobs-export', async (out: Write) => {
         let written = 0
         return writeExportRecords(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records, waitedMs) => {
           written += records
-          await progress(q.rows > 0 ? written / q.rows : 1)
           await pace(waitedMs)
+          await progress(q.rows > 0 ? written / q.rows : 1, pace.summary())
         })
       })
       log.info(pace.summary(), 'export paced')

@@ -21,11 +21,13 @@ import * as embedVectors from './embed-vectors.ts'
 import * as resumesParse from './resumes-parse.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { modelId } from '../sql/embeddings.ts'
-import { foregroundActiveWithin } from '../sql/foreground.ts'
+import { countForegroundStatements } from '../sql/foreground.ts'
+import { loadSignal, pacer, type RequestCounts } from './pace.ts'
 
 /**
  * `sql` is the workers' own pool, named WORKER_APPLICATION (sql/db.ts), so that their
- * statements do not count as the API's (sql/foreground.ts).
+ * statements do not count as the API's (sql/foreground.ts). `queues`: the API's request
+ * queues, when the API runs in this process, which background work yields to (jobs/pace.ts).
  * `tasks`: run task workers and the background embedding in this process (the API's
  * TASK_WORKERS_IN_API, or `npm run worker`, which always does); the embedding needs an
  * `embedder`. Scheduled queues run in every process: each instant is enqueued once
@@ -33,7 +35,7 @@ import { foregroundActiveWithin } from '../sql/foreground.ts'
  */
 export async function startWorkers(
   boss: PgBoss, sql: Sql, log: Logger, config: Config,
-  { tasks = config.tasks.inProcess, embedder = null }: { tasks?: boolean; embedder?: Embedder | null } = {},
+  { tasks = config.tasks.inProcess, embedder = null, queues }: { tasks?: boolean; embedder?: Embedder | null; queues?: { db?: RequestCounts; cpu?: RequestCounts } } = {},
 ) {
   await createQueues(boss, sql, [
     { ...embedVectors.options, name: embedVectors.queue },
@@ -53,6 +55,8 @@ export async function startWorkers(
     scheduleQueue(boss, sql, log, rollPeriods.queue, config.periodCron),
     scheduleQueue(boss, sql, log, filesCleanup.queue, config.files.cleanupCron),
   ]
+  // only a server tells the API's sessions from the workers' (sql/foreground.ts)
+  const underLoad = loadSignal({ queues, statements: config.databaseUrl ? () => countForegroundStatements(sql) : undefined })
   const mailer = createMailer(config.mail, config.dataDir, log)
   const exportDeps: ExportDeps = {
     sql,
@@ -62,8 +66,7 @@ export async function startWorkers(
     dataDir: config.dataDir,
     ttlDays: config.files.ttlDays,
     dutyCycle: config.tasks.exportDutyCycle,
-    // only a server tells the API's sessions from the workers' (sql/foreground.ts)
-    othersActive: config.databaseUrl ? (ms) => foregroundActiveWithin(sql, ms) : null,
+    underLoad,
   }
   const workers = tasks
     ? await startTaskWorkers({
@@ -86,7 +89,9 @@ export async function startWorkers(
   if (tasks && embedder) {
     const queued = await embedVectors.queueBacklog(boss, sql, await modelId(sql, embedder.info), config.embedding)
     if (queued) log.info({ queued, model: embedder.info }, 'live jobs without a vector of the model queued for the background embedding')
-    embedding = await embedVectors.startEmbedWorkers(boss, sql, embedder, log, config.embedding.batch)
+    embedding = await embedVectors.startEmbedWorkers(boss, sql, embedder, log, config.embedding.batch, {
+      pace: () => pacer(config.tasks.exportDutyCycle, underLoad),
+    })
   }
   return {
     stop: async () => {

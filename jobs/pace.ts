@@ -1,38 +1,125 @@
 /**
- * Exports are background work beside the API's searches, on the same cores and the
- * same Postgres. A pacer lets a task keep only a share of the time busy: after each
- * step it rests in proportion to how long the step kept the machine busy, so that busy
- * time is at most `duty` of the whole (1: no rest). Postgres's cost-based vacuum delay
- * does the same for the same reason. A step that waited on the disk says how long, and
- * that wait earns no rest: it kept no core busy (a cold export would otherwise rest for
- * its reads too).
+ * How background work (exports, the background embedding) gives way to the API's
+ * requests on the same cores and the same Postgres. docs/tasks.md, "Yielding to the
+ * API", says when each part applies and what it costs.
  *
- * The rests are for the API's sake, so with `othersActive` a step rests only if the API
- * was at work during it (sql/foreground.ts): an export on an idle service runs at full
- * speed, and one beside searches keeps to its share. If the check fails, the step rests.
- * docs/tasks.md has the default and what it costs an export.
+ * 1. CPU priority. A `npm run worker` process runs at nice 10 (lowerPriority), as the
+ *    embedding model's threads do everywhere (ingest/embed/use-worker.ts): the kernel
+ *    runs the API and Postgres first and gives the background what is left, which on an
+ *    idle machine is everything.
+ * 2. Rests under load. What the kernel cannot order is the work the background asks of
+ *    Postgres (most of an export's CPU is its backend's) and, inside the API's process,
+ *    of the event loop the requests share. So after each step (an export's batch, one
+ *    model call of the embedding) the pacer asks whether requests are waiting on the
+ *    service now (loadSignal). Only then does the step rest, in proportion to how long it
+ *    kept the machine busy, so that busy time is at most `duty` of the whole, as
+ *    Postgres's cost-based vacuum delay does; otherwise the next step starts at once.
+ *
+ * The question is about this instant, not about the moments before it: a statement that
+ * ran and ended (a task-status poll, a lookup, an admission) takes nothing from anyone
+ * any more, and is over in a millisecond, so a step's check almost never finds one,
+ * while a stream of searches is nearly always in flight when it looks.
  */
+import { readdirSync } from 'node:fs'
+import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 
-/** Whether anyone the rests are for was at work in the last `withinMs` milliseconds. */
-export type OthersActive = (withinMs: number) => Promise<boolean>
+/** What the API has waiting on the service now, e.g. 'searches in flight'; null when nothing. */
+export type UnderLoad = () => Promise<string | null>
 
-export function pacer(duty: number, othersActive: OthersActive | null = null) {
+/** A queue of the API's requests (api/middleware/queues.ts), read only. */
+export type RequestCounts = { readonly active: number; readonly waiting: number }
+
+/**
+ * The signals a process can read:
+ * - `queues`: the API's request queues, when the API runs in this process: a request
+ *   waiting for a database slot or a CPU slot, or one running in either (a search in
+ *   flight), is load. The embedded database has no other signal: it serves every
+ *   connection in one session, which pg_stat_activity cannot tell apart.
+ * - `statements`: how many statements of the API's sessions a database server is running
+ *   now (sql/foreground.ts), which a worker in another process reads too.
+ * A process with neither (`npm run worker` beside the embedded database) never rests and
+ * yields by its priority alone. A signal that cannot be read counts as load.
+ */
+export function loadSignal({ queues = {}, statements }: { queues?: { db?: RequestCounts; cpu?: RequestCounts }; statements?: () => Promise<number> }): UnderLoad {
+  return async () => {
+    const { db, cpu } = queues
+    if ((db?.waiting ?? 0) > 0) return 'requests waiting for a database slot'
+    if ((cpu?.waiting ?? 0) > 0) return 'requests waiting for the CPU'
+    if ((db?.active ?? 0) > 0 || (cpu?.active ?? 0) > 0) return 'requests in flight'
+    if (statements) {
+      const running = await statements().catch(() => -1)
+      if (running < 0) return 'the load could not be read'
+      if (running > 0) return 'API statements running'
+    }
+    return null
+  }
+}
+
+/** What a pacer has done so far; an export's task shows it as `pacing` (docs/tasks.md). */
+export type Pacing = {
+  /** whether the last step rested: the service was under load when it ended */
+  resting: boolean
+  /** what the last rest gave way to */
+  load: string | null
+  steps: number
+  steps_rested: number
+  rested_ms: number
+}
+
+/** Ends a step: `waitedMs` of it waited on the disk. Resolves when the next step may start. */
+export type Pace = ((waitedMs?: number) => Promise<void>) & { summary: () => Pacing }
+
+/**
+ * A step that waited on the disk says how long, and that wait earns no rest: it kept no
+ * core busy (a cold export would otherwise rest for its reads too). Without
+ * `underLoad` every step rests (for tests of the proportion alone).
+ */
+export function pacer(duty: number, underLoad: UnderLoad | null = null): Pace {
   let stepStart = performance.now()
-  const summary = { steps: 0, rested: 0, restedMs: 0 }
+  const s: Pacing = { resting: false, load: null, steps: 0, steps_rested: 0, rested_ms: 0 }
   const pace = async (waitedMs = 0) => {
-    const stepMs = performance.now() - stepStart
-    const busy = Math.max(0, stepMs - waitedMs)
-    summary.steps++
-    // without othersActive the rest's timer starts at once, in the same turn as the call
-    if (duty < 1 && busy > 0 && (othersActive === null || (await othersActive(stepMs).catch(() => true)))) {
+    const busy = Math.max(0, performance.now() - stepStart - waitedMs)
+    s.steps++
+    const load = duty < 1 && busy > 0 ? (underLoad === null ? 'always' : await underLoad().catch(() => 'the load could not be read')) : null
+    s.resting = load !== null
+    if (load !== null) {
+      // without underLoad the rest's timer starts at once, in the same turn as the call
       const rest = busy * (1 / duty - 1)
-      summary.rested++
-      summary.restedMs += rest
+      s.load = load
+      s.steps_rested++
+      s.rested_ms += rest
       await sleep(rest)
     }
     stepStart = performance.now()
   }
-  /** the steps so far, how many of them rested and for how long in all: the export's log says */
-  return Object.assign(pace, { summary: () => ({ steps: summary.steps, steps_rested: summary.rested, rested_ms: Math.round(summary.restedMs) }) })
+  return Object.assign(pace, { summary: () => ({ ...s, rested_ms: Math.round(s.rested_ms) }) })
+}
+
+/** The nice value of background processes: below every request, above nothing else. */
+export const BACKGROUND_NICE = 10
+
+/**
+ * Lowers this process's CPU priority to BACKGROUND_NICE, for a process that runs only
+ * background work (`npm run worker`). On Linux a nice value belongs to a thread
+ * (setpriority(2), NOTES), so every thread running now is lowered; threads started later
+ * take their creator's. Elsewhere, or when not allowed, the process keeps its priority.
+ */
+export function lowerPriority() {
+  let threads: number[] = [0]
+  try {
+    threads = readdirSync('/proc/self/task').map(Number)
+  } catch {
+    // not Linux: os.setPriority(0) is the whole process there
+  }
+  let lowered = 0
+  for (const tid of threads) {
+    try {
+      if (os.getPriority(tid) < BACKGROUND_NICE) os.setPriority(tid, BACKGROUND_NICE)
+      lowered++
+    } catch {
+      // a thread that ended meanwhile, or no permission
+    }
+  }
+  return lowered > 0
 }

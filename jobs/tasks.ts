@@ -22,6 +22,7 @@ import type { Logger } from 'pino'
 import { bossDb } from '../sql/boss-db.ts'
 import { redactDownloadLinks } from './files/signing.ts'
 import type { Config } from '../sql/config.ts'
+import type { Pacing } from './pace.ts'
 import type { Db, Sql } from '../sql/db.ts'
 import {
   claimTask, failTask, finishTask, insertTask, recordAttemptError, setProgress,
@@ -43,9 +44,10 @@ export type TaskRun = {
   params: Record<string, unknown>
   /**
    * Records progress (0 to 1), at most every PROGRESS_MS; rejects with TaskTakenOver
-   * when this attempt no longer holds the task, so the handler stops.
+   * when this attempt no longer holds the task, so the handler stops. `pacing` (an
+   * export's, jobs/pace.ts) is written with it.
    */
-  progress: (fraction: number) => Promise<void>
+  progress: (fraction: number, pacing?: Pacing) => Promise<void>
   log: Logger
 }
 
@@ -166,11 +168,11 @@ async function runAttempt(deps: TaskWorkerDeps, types: Map<string, TaskType>, me
   taskLog.info('task started')
 
   let last = 0
-  const progress = async (fraction: number) => {
+  const progress = async (fraction: number, pacing?: Pacing) => {
     const now = Date.now()
     if (now - last < PROGRESS_MS && fraction < 1) return
     last = now
-    if (!(await setProgress(sql, task.id, task.attempt, fraction))) throw new TaskTakenOver(task.id)
+    if (!(await setProgress(sql, task.id, task.attempt, fraction, pacing))) throw new TaskTakenOver(task.id)
   }
 
   let finish: Finish

@@ -8,12 +8,15 @@
 import pino from 'pino'
 import { createBoss } from './boss.ts'
 import { startWorkers } from './index.ts'
+import { lowerPriority } from './pace.ts'
 import { loadConfig } from '../sql/config.ts'
 import { openDatabase, WORKER_APPLICATION } from '../sql/db.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
 import { migrate } from '../sql/migrate.ts'
 import { closeResumeReaders } from '../ingest/resume/read.ts'
 
+// a process of background work only: the kernel runs the API and Postgres first (jobs/pace.ts)
+lowerPriority()
 const config = loadConfig()
 const log = pino({ level: config.logLevel, base: { service: 'job-data-service', role: 'worker' } })
 const db = await openDatabase({ ...config, applicationName: WORKER_APPLICATION })

@@ -1131,6 +1131,7 @@ CREATE TABLE public.tasks (
     file_expires_at timestamp with time zone,
     file_deleted_at timestamp with time zone,
     notified_at timestamp with time zone,
+    pacing jsonb,
     CONSTRAINT tasks_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'processing'::text, 'finished'::text, 'failed'::text]))),
     CONSTRAINT tasks_type_check CHECK ((type = ANY (ARRAY['export_job_data'::text, 'export_expired_jobs'::text, 'salary_benchmark'::text, 'export_historical_jobs'::text])))
 );

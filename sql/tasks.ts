@@ -31,13 +31,15 @@ export type Task = {
   input: Record<string, unknown>
   result: Record<string, unknown> | null
   notify: boolean
+  /** an export's pacing (jobs/pace.ts), as of its last progress; null for tasks that do not pace */
+  pacing: Record<string, unknown> | null
 }
 
 const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
 export function taskRecord(db: Db) {
   return db`
-    id::text, type, state, progress, priority, input, result, error, worker_id, notify,
+    id::text, type, state, progress, pacing, priority, input, result, error, worker_id, notify,
     account_id::text as user_id, created_at, updated_at, started_at, completed_at`
 }
 
@@ -86,6 +88,7 @@ export async function claimTask(db: Db, id: string, workerId: string) {
       attempt = attempt + 1,
       worker_id = ${workerId},
       progress = 0,
+      pacing = null,
       started_at = coalesce(started_at, now()),
       updated_at = now()
     where id = ${id} and state in ('queued', 'processing')
@@ -93,10 +96,12 @@ export async function claimTask(db: Db, id: string, workerId: string) {
   return task ?? null
 }
 
-/** false when the attempt no longer holds the task. */
-export async function setProgress(db: Db, id: string, attempt: number, progress: number) {
+/** false when the attempt no longer holds the task. `pacing` replaces the task's when given. */
+export async function setProgress(db: Db, id: string, attempt: number, progress: number, pacing?: Record<string, unknown>) {
   const rows = await db`
-    update tasks set progress = ${Math.min(1, Math.max(0, progress))}, updated_at = now()
+    update tasks set progress = ${Math.min(1, Math.max(0, progress))},
+      ${pacing ? db`pacing = ${db.json(pacing as never)},` : db``}
+      updated_at = now()
     where id = ${id} and attempt = ${attempt} and state = 'processing'`
   return rows.count > 0
 }

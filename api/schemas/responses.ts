@@ -280,6 +280,10 @@ const Task = record(
     type: { type: 'string', enum: ['export_job_data', 'export_expired_jobs', 'salary_benchmark', 'export_historical_jobs'] },
     state: { type: 'string', enum: ['queued', 'processing', 'finished', 'failed'], description: 'Pollers stop at finished or failed' },
     progress: { type: 'number', minimum: 0, maximum: 1 },
+    pacing: nullable(
+      { type: 'object' },
+      'Exports: how the export gives way to the API (docs/tasks.md, "Yielding to the API"), as of its last progress: {resting, load, steps, steps_rested, rested_ms}. resting is true while it rests between batches because requests are waiting on the service, load says for what. null for other tasks and before the first batch.',
+    ),
     priority: int('Higher is more urgent'),
     input: { type: 'object', description: 'The query and, for exports, format; the expired export records since and format jsonl' },
     result: nullable(

@@ -31,6 +31,11 @@ export type EmbedOptions = {
   batch: number
   /** after each model batch, with the number of texts it embedded */
   onProgress?: (texts: number) => void
+  /**
+   * one for each lane of model calls: called after each of its calls, and the lane's next
+   * call waits for it (the background embedding rests there while the API is under load)
+   */
+  pace?: () => () => Promise<void>
 }
 
 export async function embedJobs(db: Db, embedder: Embedder, model: number, rows: JobTextRow[], opts: EmbedOptions): Promise<EmbedCounts> {
@@ -71,11 +76,13 @@ export async function embedTexts(
   const queue = batches(items, opts.batch)
   let failure: unknown = null
   const lane = async () => {
+    const pace = opts.pace?.()
     for (let b = queue.shift(); b && failure === null; b = queue.shift()) {
       try {
         const vectors = await embedder.embed(b.map(([, text]) => text))
         await store(b.map(([key], i) => [key, vectors[i]]))
         opts.onProgress?.(b.length)
+        await pace?.()
       } catch (e) {
         failure ??= e
       }

@@ -1,14 +1,17 @@
 /**
- * An export's rests follow the API's work (jobs/pace.ts, sql/foreground.ts), wired as
- * the service runs: on a server, an export while the API is idle never rests, and one
- * while an API statement is at work rests after every step; on the embedded database,
- * where the API's sessions cannot be told apart, every step rests. The task logs its
- * pacing ('export paced'), which is what this reads.
+ * An export gives way to load, not to activity (jobs/pace.ts), wired as the service
+ * runs it: with the API idle it never rests, on a server and on the embedded database;
+ * while a request holds one of the API's database slots, or (on a server) an API
+ * statement is at work, it rests after every batch. Each decision is read from the
+ * task's `pacing` (GET /v2/tasks/{id}) and from the 'export paced' log line, which name
+ * the signal that caused the rests.
  */
 import anyTest, { type TestFn } from 'ava'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { EventEmitter } from 'node:events'
+import type { Context } from 'koa'
 import { ingest } from '../../ingest/pipeline.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
@@ -35,47 +38,71 @@ test.after.always(async (t) => {
   if (t.context.dir) await rm(t.context.dir, { recursive: true, force: true })
 })
 
-type Paced = { task_id: string; steps: number; steps_rested: number; rested_ms: number }
+type Paced = { task_id: string; resting: boolean; load: string | null; steps: number; steps_rested: number; rested_ms: number }
 
 /**
  * Creates an export and waits for its 'export paced' line in the app's log, without a
- * request to the API while the export runs (a poll of the task would be the API at work).
+ * request to the API while the export runs, then for the task to show finished; returns
+ * that line and the task's `pacing` as GET /v2/tasks/{id} shows it.
  */
-async function pacedExport(app: TestApp): Promise<Paced> {
+async function pacedExport(app: TestApp): Promise<{ paced: Paced; pacing: Omit<Paced, 'task_id'> }> {
   const res = await app.post('/v2/jobs/export', { search: { limit: 12 }, format: 'json' })
   if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`)
   const { id } = (await res.json()) as { id: string }
   for (const until = Date.now() + 60_000; Date.now() < until; ) {
-    const line = app.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'export paced' && l.task_id === id)
-    if (line) return line
+    const paced = app.logs.map((l) => JSON.parse(l)).find((l) => l.msg === 'export paced' && l.task_id === id)
+    if (paced) {
+      // the line is written just before the task's finish commits
+      const task = (await (await app.get(`/v2/tasks/${id}`)).json()) as { state: string; pacing: Omit<Paced, 'task_id'> }
+      if (task.state === 'finished') return { paced, pacing: task.pacing }
+    }
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
-  throw new Error(`task ${id}: no 'export paced' line within 60 s`)
+  throw new Error(`task ${id}: not finished with an 'export paced' line within 60 s`)
 }
 
-test.serial('an export with the API idle rests only on the embedded database', async (t) => {
-  const paced = await pacedExport(t.context.app)
+/** A request's context as RequestQueue reads it: a response that is open. */
+const openRequest = () => ({ res: Object.assign(new EventEmitter(), { destroyed: false, writableFinished: false }) }) as unknown as Context
+
+test.serial('an export with the API idle never rests, on either database', async (t) => {
+  const { paced, pacing } = await pacedExport(t.context.app)
   t.true(paced.steps >= 1)
-  if (t.context.app.db.kind === 'server') t.is(paced.steps_rested, 0, 'nobody else at work: no rest')
-  else t.is(paced.steps_rested, paced.steps, 'the embedded database: every step rests')
+  t.is(paced.steps_rested, 0, 'nothing waits on the service: no rest')
+  t.like(pacing, { resting: false, load: null, steps: paced.steps, steps_rested: 0, rested_ms: 0 }, 'the task shows it')
 })
 
-// on the embedded database a statement waiting on a lock would hold its only session; every step rests there (above)
+test.serial('an export while a request holds one of the API\'s database slots rests after every batch, and its task says so', async (t) => {
+  const { app } = t.context
+  let release!: () => void
+  const held = app.queues.db.run(openRequest(), () => new Promise<void>((resolve) => (release = resolve)))
+  try {
+    const { paced, pacing } = await pacedExport(app)
+    t.true(paced.steps >= 1)
+    t.is(paced.steps_rested, paced.steps)
+    t.true(paced.rested_ms > 0)
+    t.like(pacing, { resting: true, load: 'requests in flight', steps: paced.steps, steps_rested: paced.steps })
+  } finally {
+    release()
+    await held
+  }
+})
+
+// on the embedded database a statement waiting on a lock would hold its only session; the API's queues are the signal there (above)
 const onServer = process.env.TEST_DATABASE_URL ? test.serial : test.serial.skip
 
-onServer('an export while an API statement is at work rests after every step', async (t) => {
+onServer('an export while an API statement is at work in another process rests after every batch', async (t) => {
   const { app } = t.context
   const holder = await app.db.sql.reserve()
   const waiter = await app.db.sql.reserve()
   try {
     await holder`select pg_advisory_lock(7)`
     const waiting = waiter`select pg_advisory_lock(7), pg_advisory_unlock(7)`.execute()
-    const paced = await pacedExport(app)
+    const { paced } = await pacedExport(app)
     await holder`select pg_advisory_unlock(7)`
     await waiting
     t.true(paced.steps >= 1)
     t.is(paced.steps_rested, paced.steps)
-    t.true(paced.rested_ms > 0)
+    t.is(paced.load, 'API statements running')
   } finally {
     holder.release()
     waiter.release()

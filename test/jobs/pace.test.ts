@@ -1,6 +1,7 @@
 /**
- * The pacer an export rests with between batches (jobs/pace.ts): busy time at most
- * `duty` of the whole. The rests are timers, so node:test's mock timers stand in for
+ * The pacer that exports and the background embedding rest with between steps
+ * (jobs/pace.ts): busy time at most `duty` of the whole, and only while the signals of
+ * load (loadSignal) say requests wait on the service. The rests are timers, so node:test's mock timers stand in for
  * them: a test moves the clock of the timers itself and sees exactly when a rest ends,
  * however busy the machine is. The steps stay real busy time on performance.now, which
  * the test measures around each call, so each rest is known to lie within a window.
@@ -8,7 +9,12 @@
 import { syncBuiltinESMExports } from 'node:module'
 import { mock } from 'node:test'
 import test, { type ExecutionContext } from 'ava'
-import { pacer } from '../../jobs/pace.ts'
+import { EventEmitter } from 'node:events'
+import type { Context } from 'koa'
+import { RequestQueue } from '../../api/middleware/queues.ts'
+import type { Embedder } from '../../ingest/embed/embedder.ts'
+import { embedTexts } from '../../ingest/embed/embed-jobs.ts'
+import { loadSignal, pacer } from '../../jobs/pace.ts'
 import { loadConfig } from '../../sql/config.ts'
 
 const busy = (ms: number) => {
@@ -111,27 +117,31 @@ test('EXPORT_DUTY_CYCLE: 0.4 by default, from 0.05 to 1', (t) => {
   t.throws(() => loadConfig({ EXPORT_DUTY_CYCLE: '0' }), { message: /EXPORT_DUTY_CYCLE must be between 0.05 and 1/ })
 })
 
-test.serial('with othersActive, a step rests only if others were at work during it', async (t) => {
+test.serial('with underLoad, a step rests only while the API is under load, and says what for', async (t) => {
   mockTimers(t)
-  const windows: number[] = []
-  let active = false
-  const pace = pacer(0.25, async (ms) => (windows.push(ms), active))
+  let load: string | null = null
+  const pace = pacer(0.25, async () => load)
   busy(30)
-  // nobody else at work: settled with the mocked clock never moved
+  // nothing waits: settled with the mocked clock never moved
   t.true(await track(pace())())
-  t.true(windows[0] >= 30, `the window asked about covers the step (${windows[0].toFixed(1)} ms)`)
-  active = true
+  t.like(pace.summary(), { resting: false, load: null, steps: 1, steps_rested: 0, rested_ms: 0 })
+  load = 'requests in flight'
   busy(30)
   const resting = track(pace())
-  t.false(await resting(), 'others at work: the step rests')
+  t.false(await resting(), 'under load: the step rests')
   mock.timers.tick(3 * 30 - 1)
   t.false(await resting(), 'three times the step at least')
   mock.timers.tick(10_000)
   t.true(await resting())
-  t.deepEqual({ ...pace.summary(), rested_ms: pace.summary().rested_ms >= 90 }, { steps: 2, steps_rested: 1, rested_ms: true })
+  t.like(pace.summary(), { resting: true, load: 'requests in flight', steps: 2, steps_rested: 1 })
+  t.true(pace.summary().rested_ms >= 90)
+  load = null
+  busy(30)
+  t.true(await track(pace())())
+  t.like(pace.summary(), { resting: false, load: 'requests in flight', steps: 3, steps_rested: 1 }, 'the last rest stays named')
 })
 
-test.serial('a failing othersActive counts as others at work', async (t) => {
+test.serial('a failing underLoad counts as load', async (t) => {
   mockTimers(t)
   const pace = pacer(0.25, async () => {
     throw new Error('pg_stat_activity unreadable')
@@ -141,5 +151,80 @@ test.serial('a failing othersActive counts as others at work', async (t) => {
   t.false(await resting(), 'the step rests')
   mock.timers.tick(10_000)
   t.true(await resting())
-  t.is(pace.summary().steps_rested, 1)
+  t.like(pace.summary(), { steps_rested: 1, load: 'the load could not be read' })
+})
+
+/** A request's context as RequestQueue reads it: a response that is open. */
+const openRequest = () => ({ res: Object.assign(new EventEmitter(), { destroyed: false, writableFinished: false }) }) as unknown as Context
+
+test('loadSignal: requests waiting for a slot or in flight in the API\'s queues are load; an idle API is not', async (t) => {
+  const db = new RequestQueue('a database connection', { concurrency: 1, max: 10, waitMs: 60_000 })
+  const cpu = new RequestQueue('the CPU', { concurrency: 1, max: 10, waitMs: 60_000 })
+  const underLoad = loadSignal({ queues: { db, cpu } })
+  t.is(await underLoad(), null, 'nothing queued or running')
+
+  let release!: () => void
+  const held = new Promise<void>((resolve) => (release = resolve))
+  const first = db.run(openRequest(), () => held)
+  t.is(await underLoad(), 'requests in flight', 'one request holds the only slot')
+  const second = db.run(openRequest(), async () => {})
+  t.is(await underLoad(), 'requests waiting for a database slot', 'another waits for it')
+  release()
+  await Promise.all([first, second])
+  t.is(await underLoad(), null, 'both answered: nothing left to give way to')
+
+  let releaseCpu!: () => void
+  const cpuHeld = cpu.run(openRequest(), () => new Promise<void>((resolve) => (releaseCpu = resolve)))
+  const cpuWaiting = cpu.run(openRequest(), async () => {})
+  t.is(await underLoad(), 'requests waiting for the CPU')
+  releaseCpu()
+  await Promise.all([cpuHeld, cpuWaiting])
+  t.is(await underLoad(), null)
+})
+
+test('loadSignal: API statements running on a server are load; none running, or none to read, is not', async (t) => {
+  let running = 0
+  const underLoad = loadSignal({ statements: async () => running })
+  t.is(await underLoad(), null)
+  running = 2
+  t.is(await underLoad(), 'API statements running')
+  const unreadable = loadSignal({ statements: async () => Promise.reject(new Error('connection refused')) })
+  t.is(await unreadable(), 'the load could not be read', 'a signal that cannot be read counts as load')
+  t.is(await loadSignal({})(), null, 'no signal (a worker beside the embedded database): never under load')
+})
+
+test('the background embedding: each lane of model calls waits for its pacer after every call', async (t) => {
+  const calls: string[][] = []
+  const embedder: Embedder = {
+    info: { provider: 'use', model_name: 'fake', model_version: 'fake' },
+    parallelism: 2,
+    embed: async (texts) => (calls.push(texts), texts.map(() => [1])),
+    close: async () => {},
+  }
+  const gates: (() => void)[] = []
+  const lanes: number[] = []
+  const pace = () => {
+    const lane = lanes.push(0) - 1
+    return () => (lanes[lane]++, new Promise<void>((resolve) => gates.push(resolve)))
+  }
+  const items = Array.from({ length: 10 }, (_, i): [string, string] => [`k${i}`, `text ${i}`])
+  const stored: string[] = []
+  const done = embedTexts(embedder, items, { batch: 2, pace }, async (b) => void stored.push(...b.map(([k]) => k)))
+  const until = async (f: () => boolean) => {
+    for (let i = 0; i < 1000 && !f(); i++) await new Promise((resolve) => setImmediate(resolve))
+    t.true(f())
+  }
+  await until(() => gates.length === 2)
+  t.is(calls.length, 2, 'one call per lane, then each lane waits for its pacer')
+  t.deepEqual(lanes, [1, 1])
+  gates.shift()!()
+  await until(() => gates.length === 2)
+  t.is(calls.length, 3, 'the lane whose rest ended made its next call; the other still rests')
+  while (stored.length < 10 || gates.length) {
+    gates.shift()?.()
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  await done
+  t.is(calls.length, 5)
+  t.is(lanes[0] + lanes[1], 5, 'a pace after every call')
 })

@@ -1,12 +1,13 @@
 /**
- * foregroundActiveWithin (sql/foreground.ts), on the machine's Postgres: the API's and
- * the admission pool's sessions count while they run a statement and for the window
- * after it, the workers' never. The embedded database serves every connection in one
- * session and lists no other, so the workers there never ask (jobs/index.ts).
+ * countForegroundStatements (sql/foreground.ts), on the machine's Postgres: the API's and
+ * the admission pool's sessions count while they run a statement, and not once it has
+ * ended; the workers' never. The embedded database serves every connection in one
+ * session and lists no other, so the workers there read the API's queues instead
+ * (jobs/index.ts).
  */
 import anyTest, { type TestFn } from 'ava'
 import { ADMISSION_APPLICATION, APPLICATION, connect, WORKER_APPLICATION, type Sql } from '../../sql/db.ts'
-import { foregroundActiveWithin } from '../../sql/foreground.ts'
+import { countForegroundStatements } from '../../sql/foreground.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 
 const test = anyTest as TestFn<{ db: TestDb; pools: Sql[] }>
@@ -50,26 +51,21 @@ async function whileWaiting<T>(t: { context: { db: TestDb; pools: Sql[] } }, nam
   }
 }
 
-onServer('a statement of the API at work counts, whatever the window', async (t) => {
+onServer('a statement of the API at work counts', async (t) => {
   const workers = pool(t, WORKER_APPLICATION)
-  t.true(await whileWaiting(t, APPLICATION, 1, () => foregroundActiveWithin(workers, 0)))
-  t.true(await whileWaiting(t, ADMISSION_APPLICATION, 2, () => foregroundActiveWithin(workers, 0)))
+  t.is(await whileWaiting(t, APPLICATION, 1, () => countForegroundStatements(workers)), 1)
+  t.is(await whileWaiting(t, ADMISSION_APPLICATION, 2, () => countForegroundStatements(workers)), 1)
 })
 
 onServer('a worker at work does not count, nor the asking session itself', async (t) => {
   const workers = pool(t, WORKER_APPLICATION)
-  t.false(await whileWaiting(t, WORKER_APPLICATION, 3, () => foregroundActiveWithin(workers, 0)))
+  t.is(await whileWaiting(t, WORKER_APPLICATION, 3, () => countForegroundStatements(workers)), 0)
 })
 
-onServer('an API statement that ended counts within the window after it, and not once the window has passed', async (t) => {
+onServer('an API statement that has ended does not count, however recent', async (t) => {
   const api = pool(t, APPLICATION)
   const workers = pool(t, WORKER_APPLICATION)
   await api`select 1`
-  t.true(await foregroundActiveWithin(workers, 60_000), 'within a minute of the statement')
-  // the test's own sessions (the fixture's pool) are named as the API's too: every one
-  // of them goes quiet, so a short window after the last statement finds none at work
-  const quietBy = Date.now() + 10_000
-  let active = true
-  while (active && Date.now() < quietBy) active = await foregroundActiveWithin(workers, 50)
-  t.false(active, 'the API sessions still counted 10 s after their last statement')
+  // the fixture's own pool is named as the API's too, and idle: nothing of either runs
+  t.is(await countForegroundStatements(workers), 0, 'asked right after the statement returned')
 })
