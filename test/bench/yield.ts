@@ -1,0 +1,235 @@
+/**
+ * Background work beside the API's searches, through real servers of several checkouts
+ * side by side in one run (docs/performance.md, "Background work beside searches"):
+ *
+ *   BENCH_BASELINE=/tmp/wt-old node --import tsx test/bench/yield.ts [CHECKOUT]
+ *
+ * The checkouts: BENCH_BASELINE's, then the argument (default: this checkout). Each gets
+ * a database on BENCH_DATABASE_URL's server (default: the machine's Postgres),
+ * jds_yield_<commit>, copied from BENCH_TEMPLATE (default bench_lookup_6025571: the
+ * 100,000 generated postings of lookup.ts, about 78,000 live, without vectors), and its
+ * own server started as `npm start` starts it: task workers in the API process, no demo
+ * data, rate limits raised, and an enterprise account whose allowance no run reaches.
+ * Each server runs only while it is measured.
+ *
+ * BENCH_MODE=export (the default), BENCH_ROUNDS (2) rounds, the checkouts in turn in an
+ * order reversed every round, each measuring:
+ *   1. an export of every live job as CSV with nobody calling the API: the time from the
+ *      task's creation to its finish, as the tasks row says (the bench reads it on a
+ *      session of its own, which the service does not count as the API);
+ *   2. the same while a client polls GET /v2/tasks/{id} twice a second;
+ *   3. BENCH_PASSES (5) passes of search-mix.ts's 20 searches with nothing else running,
+ *      then passes of the mix for as long as a third export runs: each search's time,
+ *      median and p95 of each phase. Only whole passes count.
+ *
+ * BENCH_MODE=embed: the server with the default model (EMBEDDING_PROVIDER=use), which
+ * queues every live job for the background embedding when it starts, measured against
+ * the same server without a model: BENCH_EMBED_SECONDS (60) of vectors written with
+ * nothing else running (the rate), then BENCH_PASSES passes of the mix while it embeds,
+ * then, restarted without a model, BENCH_PASSES passes on the idle server.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { openSync, readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import postgres from 'postgres'
+import { keepAlivePost, queries } from './search-mix.ts'
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
+const TEMPLATE = process.env.BENCH_TEMPLATE ?? 'bench_lookup_6025571'
+const MODE = process.env.BENCH_MODE ?? 'export'
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
+const PASSES = Number(process.env.BENCH_PASSES ?? 5)
+const EMBED_SECONDS = Number(process.env.BENCH_EMBED_SECONDS ?? 60)
+const here = fileURLToPath(new URL('../..', import.meta.url))
+const run = promisify(execFile)
+const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)} yield] ${m}`)
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]
+
+type Checkout = { dir: string; label: string; url: string; key?: string; server?: ChildProcess; port?: number; logFile?: string }
+
+async function checkout(dir: string): Promise<Checkout> {
+  dir = path.resolve(dir)
+  const { stdout } = await run('git', ['-C', dir, 'rev-parse', '--short=7', 'HEAD'])
+  const label = stdout.trim()
+  return { dir, label, url: Object.assign(new URL(serverUrl), { pathname: `/jds_yield_${label}` }).toString() }
+}
+
+const baseEnv = (c: Checkout) => ({ ...process.env, DATABASE_URL: c.url, LOG_LEVEL: 'warn', DATA_DIR: path.join(os.tmpdir(), `jds-yield-data-${c.label}`) })
+
+async function prepare(c: Checkout, admin: postgres.Sql) {
+  const [found] = await admin`select 1 from pg_database where datname = ${`jds_yield_${c.label}`}`
+  if (!found) {
+    log(`jds_yield_${c.label}: copying ${TEMPLATE}`)
+    await admin`create database ${admin(`jds_yield_${c.label}`)} template ${admin(TEMPLATE)}`
+  }
+  await run('npm', ['run', '-s', 'migrate'], { cwd: c.dir, env: baseEnv(c) })
+  const out = await run('npm', ['run', '-s', 'admin', '--', 'accounts:create', '--email', `bench-yield-${Date.now()}@example.test`, '--plan', 'enterprise'], { cwd: c.dir, env: baseEnv(c) })
+  const created = JSON.parse(out.stdout.trim().split('\n').pop()!)
+  await run('npm', ['run', '-s', 'admin', '--', 'allowances:set', '--account', String(created.account_id), '--meter', 'm_jobs_api_calls', '--included', '1000000000', '--mode', 'block'], { cwd: c.dir, env: baseEnv(c) })
+  c.key = created.api_key
+}
+
+function freePort() {
+  return new Promise<number>((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+async function startServer(c: Checkout, env: Record<string, string>) {
+  c.port = await freePort()
+  c.logFile = path.join(os.tmpdir(), `jds-yield-server-${c.label}.log`)
+  const out = openSync(c.logFile, 'a')
+  const raised = '100000000'
+  c.server = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+    cwd: c.dir,
+    stdio: ['ignore', out, out],
+    env: {
+      ...baseEnv(c), MALLOC_ARENA_MAX: '2', PORT: String(c.port), DEMO_JOBS: '0', EMBEDDING_PROVIDER: 'none',
+      RATE_LIMIT_PER_MINUTE: raised, SEARCH_RATE_LIMIT_PER_SECOND: raised, ANON_RATE_LIMIT_PER_MINUTE: raised, LOG_LEVEL: 'info', ...env,
+    },
+  })
+  for (const deadline = Date.now() + 180_000; ; await sleep(250)) {
+    if (c.server.exitCode !== null) throw new Error(`${c.label}: the server exited:\n${readFileSync(c.logFile, 'utf8').slice(-3000)}`)
+    if ((await fetch(`http://127.0.0.1:${c.port}/healthz`).then((r) => r.status, () => 0)) === 200) break
+    if (Date.now() > deadline) throw new Error(`${c.label}: not ready after 180 s`)
+  }
+}
+
+async function stopServer(c: Checkout) {
+  const s = c.server
+  if (!s || s.exitCode !== null) return
+  const gone = new Promise((r) => s.once('exit', r))
+  s.kill('SIGTERM')
+  const timer = setTimeout(() => s.kill('SIGKILL'), 20_000)
+  await gone
+  clearTimeout(timer)
+}
+
+/** One pass of the mix: each search's time, from sending it to the last byte of the response. */
+async function pass(client: ReturnType<typeof keepAlivePost>) {
+  const times: number[] = []
+  for (const [label, body] of queries) {
+    const t = performance.now()
+    const res = await client.post('/v2/jobs/search', body)
+    times.push(performance.now() - t)
+    if (res.status !== 200) throw new Error(`${label}: ${res.status} ${res.body.slice(0, 200)}`)
+  }
+  return times
+}
+
+/** Passes of the mix: `n` of them, or as many whole ones as start before `until` settles. */
+async function passes(client: ReturnType<typeof keepAlivePost>, n: number, until?: Promise<unknown>) {
+  let over = false
+  void until?.then(() => (over = true))
+  const times: number[] = []
+  for (let i = 0; until ? !over : i < n; i++) {
+    const t = await pass(client)
+    if (!until || !over) times.push(...t)
+  }
+  return times
+}
+
+/** Exports every live job as CSV; the seconds from its creation to its finish. */
+async function exportAll(c: Checkout, db: postgres.Sql, poll: boolean, during?: (done: Promise<unknown>) => Promise<unknown>) {
+  const [{ live }] = await db<{ live: number }[]>`select count(*)::int as live from jobs where not expired`
+  const base = `http://127.0.0.1:${c.port}`
+  const res = await fetch(`${base}/v2/jobs/export`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': c.key! }, body: JSON.stringify({ search: { limit: live }, format: 'csv' }) })
+  if (res.status !== 200) throw new Error(`export: ${res.status} ${await res.text()}`)
+  const { id } = (await res.json()) as { id: string }
+  let stop = false
+  const done = (async () => {
+    for (;;) {
+      const [t] = await db<{ state: string; wall: number }[]>`select state, extract(epoch from completed_at - created_at)::float8 as wall from tasks where id = ${id}`
+      if (t.state === 'finished') return t.wall
+      if (t.state === 'failed') throw new Error(`export ${id} failed`)
+      await sleep(250)
+    }
+  })()
+  const poller = poll
+    ? (async () => {
+        while (!stop) {
+          await (await fetch(`${base}/v2/tasks/${id}`, { headers: { 'x-api-key': c.key! } })).arrayBuffer()
+          await sleep(500)
+        }
+      })()
+    : null
+  const extra = during ? await during(done) : null
+  const wall = await done
+  stop = true
+  await poller
+  const [{ pacing }] = await db<{ pacing: unknown }[]>`select to_jsonb(t) -> 'pacing' as pacing from tasks t where id = ${id}`
+  return { wall, extra, pacing }
+}
+
+const checkouts = await Promise.all([...(process.env.BENCH_BASELINE ?? '').split(',').filter(Boolean), process.argv[2] ?? here].map(checkout))
+const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+for (const c of checkouts) await prepare(c, admin)
+await admin.end()
+log(`checkouts: ${checkouts.map((c) => `${c.label} (${c.dir})`).join(', ')}; ${os.cpus().length} cores; load ${os.loadavg()[0].toFixed(1)}`)
+const rows: string[] = []
+const ms = (xs: number[]) => `${pct(xs, 50).toFixed(1)} / ${pct(xs, 95).toFixed(1)}`
+
+if (MODE === 'export') {
+  rows.push('| round | checkout | export s, nobody calling | export s, polled twice a second | ratio | mix alone median / p95 ms | mix during an export median / p95 ms | ratios | export s beside the mix | load average |')
+  rows.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const c of round % 2 ? checkouts : [...checkouts].reverse()) {
+      const db = postgres(c.url, { max: 1, onnotice: () => {}, connection: { application_name: 'bench' } })
+      await startServer(c, {})
+      const client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
+      await passes(client, 1) // warm-up
+      const quiet = await exportAll(c, db, false)
+      log(`${c.label}: export alone ${quiet.wall.toFixed(1)} s ${JSON.stringify(quiet.pacing)}`)
+      const polled = await exportAll(c, db, true)
+      log(`${c.label}: export polled ${polled.wall.toFixed(1)} s ${JSON.stringify(polled.pacing)}`)
+      const alone = await passes(client, PASSES)
+      const beside = await exportAll(c, db, false, (done) => passes(client, 0, done))
+      const during = beside.extra as number[]
+      log(`${c.label}: mix alone ${ms(alone)}, during ${ms(during)}; export ${beside.wall.toFixed(1)} s ${JSON.stringify(beside.pacing)}`)
+      rows.push(`| ${round} | ${c.label} | ${quiet.wall.toFixed(1)} | ${polled.wall.toFixed(1)} | ${(polled.wall / quiet.wall).toFixed(2)} | ${ms(alone)} | ${ms(during)} | ${(pct(during, 50) / pct(alone, 50)).toFixed(2)} / ${(pct(during, 95) / pct(alone, 95)).toFixed(2)} | ${beside.wall.toFixed(1)} | ${os.loadavg()[0].toFixed(1)} |`)
+      client.close()
+      await stopServer(c)
+      await db.end()
+    }
+  }
+} else {
+  rows.push('| checkout | vectors/s, nothing else running | mix, no model median / p95 ms | mix while embedding median / p95 ms | ratios | vectors/s during the mix | load average |')
+  rows.push('|---|---:|---:|---:|---:|---:|---:|')
+  for (const c of checkouts) {
+    const db = postgres(c.url, { max: 1, onnotice: () => {}, connection: { application_name: 'bench' } })
+    const written = async () => (await db<{ n: number }[]>`select count(*)::int as n from jobs where embedding is not null`)[0].n
+    await startServer(c, {})
+    let client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
+    await passes(client, 1)
+    const alone = await passes(client, PASSES)
+    client.close()
+    await stopServer(c)
+    await startServer(c, { EMBEDDING_PROVIDER: 'use' })
+    // the first vectors: the model has loaded and the backlog is queued
+    for (const n = await written(); (await written()) === n; ) await sleep(500)
+    const n0 = await written()
+    const t0 = performance.now()
+    await sleep(EMBED_SECONDS * 1000)
+    const rate = ((await written()) - n0) / ((performance.now() - t0) / 1000)
+    client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
+    const n1 = await written()
+    const t1 = performance.now()
+    const during = await passes(client, PASSES)
+    const rateDuring = ((await written()) - n1) / ((performance.now() - t1) / 1000)
+    client.close()
+    await stopServer(c)
+    log(`${c.label}: ${rate.toFixed(1)} vectors/s alone; mix alone ${ms(alone)}, while embedding ${ms(during)} (${rateDuring.toFixed(1)} vectors/s)`)
+    rows.push(`| ${c.label} | ${rate.toFixed(1)} | ${ms(alone)} | ${ms(during)} | ${(pct(during, 50) / pct(alone, 50)).toFixed(2)} / ${(pct(during, 95) / pct(alone, 95)).toFixed(2)} | ${rateDuring.toFixed(1)} | ${os.loadavg()[0].toFixed(1)} |`)
+    await db.end()
+  }
+}
+console.log(rows.join('\n'))
