@@ -17,6 +17,7 @@ import { Admission } from './middleware/admission.ts'
 import { billingRoutes } from './routes/billing.ts'
 import { cors } from './middleware/cors.ts'
 import { RequestQueue } from './middleware/queues.ts'
+import { countSearches } from './middleware/searches.ts'
 import { jwtSecretSource } from './middleware/jwt.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { companyRoutes } from './routes/companies.ts'
@@ -65,12 +66,14 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
     db: new RequestQueue('a database connection', { concurrency: poolSize, ...config.queues.db }),
     cpu: new RequestQueue('the CPU', config.queues.cpu),
   }
+  app.context.searches = { inFlight: 0 }
   logErrors(app, log)
 
   app.use(errorHandler)
   app.use(requestLog(log))
   app.use(cors())
   app.use(readinessGate(readiness))
+  app.use(countSearches(app.context.searches))
 
   const store = fileStore ?? createFileStore(config)
   const resumes = resumeRoutes({

@@ -51,7 +51,7 @@ await boss.start()
 // the workers' own pool, named apart so that an export can tell the API's statements from theirs (jobs/pace.ts)
 const workerSql = connectWorkers(db.url, db.poolSize)
 // exports and the background embedding in this process rest while its requests wait (jobs/pace.ts)
-const workers = await startWorkers(boss, workerSql, log, config, { embedder, queues: app.context.queues })
+const workers = await startWorkers(boss, workerSql, log, config, { embedder, api: { ...app.context.queues, searches: app.context.searches } })
 
 if (db.embedded && config.demoJobs > 0) {
   readiness.stage = 'demo data'

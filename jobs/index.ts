@@ -22,12 +22,13 @@ import * as resumesParse from './resumes-parse.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { modelId } from '../sql/embeddings.ts'
 import { countForegroundStatements } from '../sql/foreground.ts'
-import { loadSignal, pacer, type RequestCounts } from './pace.ts'
+import { loadSignal, pacer, type ApiLoad } from './pace.ts'
 
 /**
  * `sql` is the workers' own pool, named WORKER_APPLICATION (sql/db.ts), so that their
- * statements do not count as the API's (sql/foreground.ts). `queues`: the API's request
- * queues, when the API runs in this process, which background work yields to (jobs/pace.ts).
+ * statements do not count as the API's (sql/foreground.ts). `api`: the API's request
+ * queues and searches in flight, when the API runs in this process, which background
+ * work yields to (jobs/pace.ts).
  * `tasks`: run task workers and the background embedding in this process (the API's
  * TASK_WORKERS_IN_API, or `npm run worker`, which always does); the embedding needs an
  * `embedder`. Scheduled queues run in every process: each instant is enqueued once
@@ -35,7 +36,7 @@ import { loadSignal, pacer, type RequestCounts } from './pace.ts'
  */
 export async function startWorkers(
   boss: PgBoss, sql: Sql, log: Logger, config: Config,
-  { tasks = config.tasks.inProcess, embedder = null, queues }: { tasks?: boolean; embedder?: Embedder | null; queues?: { db?: RequestCounts; cpu?: RequestCounts } } = {},
+  { tasks = config.tasks.inProcess, embedder = null, api }: { tasks?: boolean; embedder?: Embedder | null; api?: ApiLoad } = {},
 ) {
   await createQueues(boss, sql, [
     { ...embedVectors.options, name: embedVectors.queue },
@@ -56,7 +57,7 @@ export async function startWorkers(
     scheduleQueue(boss, sql, log, filesCleanup.queue, config.files.cleanupCron),
   ]
   // only a server tells the API's sessions from the workers' (sql/foreground.ts)
-  const underLoad = loadSignal({ queues, statements: config.databaseUrl ? () => countForegroundStatements(sql) : undefined })
+  const underLoad = loadSignal({ api, statements: config.databaseUrl ? () => countForegroundStatements(sql) : undefined })
   const mailer = createMailer(config.mail, config.dataDir, log)
   const exportDeps: ExportDeps = {
     sql,

@@ -30,23 +30,28 @@ export type UnderLoad = () => Promise<string | null>
 /** A queue of the API's requests (api/middleware/queues.ts), read only. */
 export type RequestCounts = { readonly active: number; readonly waiting: number }
 
+/** What the API in this process has waiting on the service (api/middleware/queues.ts, searches.ts), read only. */
+export type ApiLoad = { db?: RequestCounts; cpu?: RequestCounts; searches?: { readonly inFlight: number } }
+
 /**
  * The signals a process can read:
- * - `queues`: the API's request queues, when the API runs in this process: a request
- *   waiting for a database slot or a CPU slot, or one running in either (a search in
- *   flight), is load. The embedded database has no other signal: it serves every
+ * - `api`, when the API runs in this process: a request waiting for a database slot, a
+ *   CPU-heavy step (reading a resume, embedding a query) waiting or running, or a search
+ *   in flight. A lookup or a task-status poll in flight is not load: it is over in a
+ *   millisecond or two. The embedded database has no other signal: it serves every
  *   connection in one session, which pg_stat_activity cannot tell apart.
- * - `statements`: how many statements of the API's sessions a database server is running
- *   now (sql/foreground.ts), which a worker in another process reads too.
+ * - `statements`: how many statements of the API's sessions a database server has been
+ *   running for a few milliseconds or more now (sql/foreground.ts), which a worker in
+ *   another process reads too.
  * A process with neither (`npm run worker` beside the embedded database) never rests and
  * yields by its priority alone. A signal that cannot be read counts as load.
  */
-export function loadSignal({ queues = {}, statements }: { queues?: { db?: RequestCounts; cpu?: RequestCounts }; statements?: () => Promise<number> }): UnderLoad {
+export function loadSignal({ api = {}, statements }: { api?: ApiLoad; statements?: () => Promise<number> }): UnderLoad {
   return async () => {
-    const { db, cpu } = queues
+    const { db, cpu, searches } = api
     if ((db?.waiting ?? 0) > 0) return 'requests waiting for a database slot'
-    if ((cpu?.waiting ?? 0) > 0) return 'requests waiting for the CPU'
-    if ((db?.active ?? 0) > 0 || (cpu?.active ?? 0) > 0) return 'requests in flight'
+    if ((cpu?.waiting ?? 0) > 0 || (cpu?.active ?? 0) > 0) return 'requests on the CPU'
+    if ((searches?.inFlight ?? 0) > 0) return 'searches in flight'
     if (statements) {
       const running = await statements().catch(() => -1)
       if (running < 0) return 'the load could not be read'

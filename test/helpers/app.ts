@@ -10,6 +10,7 @@ import type { Embedder } from '../../ingest/embed/embedder.ts'
 import { UseEmbedder } from '../../ingest/embed/use.ts'
 import type { Admission } from '../../api/middleware/admission.ts'
 import type { Queues } from '../../api/middleware/queues.ts'
+import type { SearchCount } from '../../api/middleware/searches.ts'
 import { loadConfig, type Config } from '../../sql/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
 import { testDatabase, type TestDb } from './db.ts'
@@ -26,8 +27,9 @@ export type TestApp = {
   get: (path: string, headers?: Record<string, string>) => Promise<Response>
   post: (path: string, body: unknown, headers?: Record<string, string>) => Promise<Response>
   admission: Admission
-  /** the app's request queues (api/middleware/queues.ts), which the workers yield to */
+  /** the app's request queues (api/middleware/queues.ts) and its searches in flight, which the workers yield to */
   queues: Queues
+  searches: SearchCount
   /** the task queue, when started with `tasks: true` */
   boss?: PgBoss
   /**
@@ -79,7 +81,7 @@ export async function startTestApp({
     await boss.start()
   }
   const app = buildApp({ sql: db.sql, poolSize: db.sql.options.max, config: fullConfig, log, readiness, embedder: embedder ?? undefined, boss })
-  if (boss) workers = await startWorkers(boss, workerSql!, log, fullConfig, { embedder, queues: app.context.queues })
+  if (boss) workers = await startWorkers(boss, workerSql!, log, fullConfig, { embedder, api: { ...app.context.queues, searches: app.context.searches } })
   const server = app.listen(0, '127.0.0.1')
   // fetch keeps a connection for a second less than the server's keep-alive timeout says;
   // on a busy machine a stall longer than that second let it reuse a connection the server
@@ -99,6 +101,7 @@ export async function startTestApp({
     db, base, key, accountId, logs, readiness, get, post,
     admission: app.context.admission!,
     queues: app.context.queues!,
+    searches: app.context.searches!,
     sync: () => app.context.admission!.sync(),
     boss,
     close: async () => {

@@ -12,6 +12,7 @@ import test, { type ExecutionContext } from 'ava'
 import { EventEmitter } from 'node:events'
 import type { Context } from 'koa'
 import { RequestQueue } from '../../api/middleware/queues.ts'
+import { countSearches } from '../../api/middleware/searches.ts'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
 import { embedTexts } from '../../ingest/embed/embed-jobs.ts'
 import { loadSignal, pacer } from '../../jobs/pace.ts'
@@ -125,7 +126,7 @@ test.serial('with underLoad, a step rests only while the API is under load, and 
   // nothing waits: settled with the mocked clock never moved
   t.true(await track(pace())())
   t.like(pace.summary(), { resting: false, load: null, steps: 1, steps_rested: 0, rested_ms: 0 })
-  load = 'requests in flight'
+  load = 'searches in flight'
   busy(30)
   const resting = track(pace())
   t.false(await resting(), 'under load: the step rests')
@@ -133,12 +134,12 @@ test.serial('with underLoad, a step rests only while the API is under load, and 
   t.false(await resting(), 'three times the step at least')
   mock.timers.tick(10_000)
   t.true(await resting())
-  t.like(pace.summary(), { resting: true, load: 'requests in flight', steps: 2, steps_rested: 1 })
+  t.like(pace.summary(), { resting: true, load: 'searches in flight', steps: 2, steps_rested: 1 })
   t.true(pace.summary().rested_ms >= 90)
   load = null
   busy(30)
   t.true(await track(pace())())
-  t.like(pace.summary(), { resting: false, load: 'requests in flight', steps: 3, steps_rested: 1 }, 'the last rest stays named')
+  t.like(pace.summary(), { resting: false, load: 'searches in flight', steps: 3, steps_rested: 1 }, 'the last rest stays named')
 })
 
 test.serial('a failing underLoad counts as load', async (t) => {
@@ -157,16 +158,16 @@ test.serial('a failing underLoad counts as load', async (t) => {
 /** A request's context as RequestQueue reads it: a response that is open. */
 const openRequest = () => ({ res: Object.assign(new EventEmitter(), { destroyed: false, writableFinished: false }) }) as unknown as Context
 
-test('loadSignal: requests waiting for a slot or in flight in the API\'s queues are load; an idle API is not', async (t) => {
+test('loadSignal: requests waiting for a database slot, CPU-heavy steps and searches in flight are load; a lookup holding a slot and an idle API are not', async (t) => {
   const db = new RequestQueue('a database connection', { concurrency: 1, max: 10, waitMs: 60_000 })
   const cpu = new RequestQueue('the CPU', { concurrency: 1, max: 10, waitMs: 60_000 })
-  const underLoad = loadSignal({ queues: { db, cpu } })
+  const searches = { inFlight: 0 }
+  const underLoad = loadSignal({ api: { db, cpu, searches } })
   t.is(await underLoad(), null, 'nothing queued or running')
 
   let release!: () => void
-  const held = new Promise<void>((resolve) => (release = resolve))
-  const first = db.run(openRequest(), () => held)
-  t.is(await underLoad(), 'requests in flight', 'one request holds the only slot')
+  const first = db.run(openRequest(), () => new Promise<void>((resolve) => (release = resolve)))
+  t.is(await underLoad(), null, 'one request (a lookup, a poll) holds the only slot, and nothing waits for it')
   const second = db.run(openRequest(), async () => {})
   t.is(await underLoad(), 'requests waiting for a database slot', 'another waits for it')
   release()
@@ -174,12 +175,29 @@ test('loadSignal: requests waiting for a slot or in flight in the API\'s queues 
   t.is(await underLoad(), null, 'both answered: nothing left to give way to')
 
   let releaseCpu!: () => void
-  const cpuHeld = cpu.run(openRequest(), () => new Promise<void>((resolve) => (releaseCpu = resolve)))
-  const cpuWaiting = cpu.run(openRequest(), async () => {})
-  t.is(await underLoad(), 'requests waiting for the CPU')
+  const onCpu = cpu.run(openRequest(), () => new Promise<void>((resolve) => (releaseCpu = resolve)))
+  t.is(await underLoad(), 'requests on the CPU', 'reading a resume or embedding a query')
   releaseCpu()
-  await Promise.all([cpuHeld, cpuWaiting])
+  await onCpu
   t.is(await underLoad(), null)
+
+  searches.inFlight = 1
+  t.is(await underLoad(), 'searches in flight')
+})
+
+test('countSearches counts the searches being answered, not lookups or task polls', async (t) => {
+  const count = { inFlight: 0 }
+  const middleware = countSearches(count)
+  const seen: [string, number][] = []
+  for (const path of ['/v2/jobs/search', '/v2/jobs/vsearch', '/v2/jobs/neural-search', '/v2/platform/companies/search', '/v2/jobs/insights', '/v2/jobs/42', '/v2/tasks/0b7c', '/v2/jobs/export']) {
+    await middleware({ path } as Context, async () => void seen.push([path, count.inFlight]))
+  }
+  t.deepEqual(Object.fromEntries(seen), {
+    '/v2/jobs/search': 1, '/v2/jobs/vsearch': 1, '/v2/jobs/neural-search': 1, '/v2/platform/companies/search': 1, '/v2/jobs/insights': 1,
+    '/v2/jobs/42': 0, '/v2/tasks/0b7c': 0, '/v2/jobs/export': 0,
+  })
+  await t.throwsAsync(middleware({ path: '/v2/jobs/search' } as Context, async () => Promise.reject(new Error('422'))))
+  t.is(count.inFlight, 0, 'a search that failed is no longer counted')
 })
 
 test('loadSignal: API statements running on a server are load; none running, or none to read, is not', async (t) => {

@@ -1,13 +1,13 @@
 /**
  * countForegroundStatements (sql/foreground.ts), on the machine's Postgres: the API's and
- * the admission pool's sessions count while they run a statement, and not once it has
- * ended; the workers' never. The embedded database serves every connection in one
+ * the admission pool's sessions count while they run a statement (past its first
+ * LONG_MS), and not once it has ended; the workers' never. The embedded database serves every connection in one
  * session and lists no other, so the workers there read the API's queues instead
  * (jobs/index.ts).
  */
 import anyTest, { type TestFn } from 'ava'
 import { ADMISSION_APPLICATION, APPLICATION, connect, WORKER_APPLICATION, type Sql } from '../../sql/db.ts'
-import { countForegroundStatements } from '../../sql/foreground.ts'
+import { countForegroundStatements, LONG_MS } from '../../sql/foreground.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 
 const test = anyTest as TestFn<{ db: TestDb; pools: Sql[] }>
@@ -41,6 +41,12 @@ async function whileWaiting<T>(t: { context: { db: TestDb; pools: Sql[] } }, nam
     const [row] = await observer<{ waits: boolean }[]>`select exists (select from pg_stat_activity where application_name = ${name} and wait_event_type = 'Lock') as waits`
     if (row.waits) break
     if (Date.now() > until) throw new Error(`the ${name} session never waited`)
+  }
+  // a statement counts once it has run LONG_MS: poll until the snapshot says it has
+  for (const until = Date.now() + 10_000; ; ) {
+    const [row] = await observer<{ long: boolean }[]>`select exists (select from pg_stat_activity where application_name = ${name} and wait_event_type = 'Lock' and query_start < clock_timestamp() - make_interval(secs => ${LONG_MS / 1000})) as long`
+    if (row.long) break
+    if (Date.now() > until) throw new Error(`the ${name} session's statement never ran ${LONG_MS} ms`)
   }
   try {
     return await f()
