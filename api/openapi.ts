@@ -951,8 +951,11 @@ const standardResponses = {
   },
   InternalError: { description: 'Server failure', content: errorBody('Internal Server Error') },
   ServiceUnavailable: {
-    description: 'The service is starting (every route but /healthz), or a query took too long',
-    headers: { 'Retry-After': { description: 'Seconds to wait, while starting', schema: { type: 'integer' } } },
+    description:
+      'The service is starting (every route but /healthz); the server is busy: too many requests wait for a database connection or for the CPU, ' +
+      'one waited too long, or the account has its share of the CPU queue (resume reading, query embedding) in flight, answered before anything ' +
+      'is charged or refunded (docs/metering.md, Queues); or a query took too long',
+    headers: { 'Retry-After': { description: 'Seconds to wait, while starting or busy', schema: { type: 'integer' } } },
     content: errorBody('Service is starting (demo data); retry shortly'),
   },
 } satisfies Record<string, ResponseObject>
