@@ -27,6 +27,11 @@
  * the same server without a model: BENCH_EMBED_SECONDS (60) of vectors written with
  * nothing else running (the rate), then BENCH_PASSES passes of the mix while it embeds,
  * then, restarted without a model, BENCH_PASSES passes on the idle server.
+ *
+ * BENCH_MODE=embedded: exports 1 and 2 above on the embedded database, each checkout's
+ * server owning a copy of BENCH_EMBEDDED_DIR (a DATA_DIR that `npm run ingest` filled,
+ * e.g. with lookup.ts's 100,000 postings: DATA_DIR=/tmp/jds-yield-embedded npm run ingest
+ * -- /tmp/bench-lookup-100000-seed42-2026-11-20.jsonl), on EMBEDDED_PG_PORT 54391.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
@@ -59,19 +64,28 @@ async function checkout(dir: string): Promise<Checkout> {
   return { dir, label, url: Object.assign(new URL(serverUrl), { pathname: `/jds_yield_${label}` }).toString() }
 }
 
-const baseEnv = (c: Checkout) => ({ ...process.env, DATABASE_URL: c.url, LOG_LEVEL: 'warn', DATA_DIR: path.join(os.tmpdir(), `jds-yield-data-${c.label}`) })
+const EMBEDDED = MODE === 'embedded'
+const EMBEDDED_PORT = '54391'
+const baseEnv = (c: Checkout) =>
+  EMBEDDED
+    ? { ...process.env, DATABASE_URL: '', LOG_LEVEL: 'warn', DATA_DIR: path.join(os.tmpdir(), `jds-yield-embedded-${c.label}`), EMBEDDED_PG_PORT: EMBEDDED_PORT }
+    : { ...process.env, DATABASE_URL: c.url, LOG_LEVEL: 'warn', DATA_DIR: path.join(os.tmpdir(), `jds-yield-data-${c.label}`) }
 
 async function prepare(c: Checkout, admin: postgres.Sql) {
+  if (EMBEDDED) {
+    c.url = `postgres://postgres@127.0.0.1:${EMBEDDED_PORT}/postgres`
+    const dir = baseEnv(c).DATA_DIR
+    await run('rm', ['-rf', dir])
+    await run('cp', ['-a', process.env.BENCH_EMBEDDED_DIR ?? path.join(os.tmpdir(), 'jds-yield-embedded'), dir])
+    return
+  }
   const [found] = await admin`select 1 from pg_database where datname = ${`jds_yield_${c.label}`}`
   if (!found) {
     log(`jds_yield_${c.label}: copying ${TEMPLATE}`)
     await admin`create database ${admin(`jds_yield_${c.label}`)} template ${admin(TEMPLATE)}`
   }
   await run('npm', ['run', '-s', 'migrate'], { cwd: c.dir, env: baseEnv(c) })
-  const out = await run('npm', ['run', '-s', 'admin', '--', 'accounts:create', '--email', `bench-yield-${Date.now()}@example.test`, '--plan', 'enterprise'], { cwd: c.dir, env: baseEnv(c) })
-  const created = JSON.parse(out.stdout.trim().split('\n').pop()!)
-  await run('npm', ['run', '-s', 'admin', '--', 'allowances:set', '--account', String(created.account_id), '--meter', 'm_jobs_api_calls', '--included', '1000000000', '--mode', 'block'], { cwd: c.dir, env: baseEnv(c) })
-  c.key = created.api_key
+  await makeKey(c)
 }
 
 function freePort() {
@@ -82,6 +96,14 @@ function freePort() {
     })
     s.on('error', reject)
   })
+}
+
+/** An enterprise account with an allowance no run reaches, made by the checkout's admin CLI against its running server's database. */
+async function makeKey(c: Checkout) {
+  const out = await run('npm', ['run', '-s', 'admin', '--', 'accounts:create', '--email', `bench-yield-${Date.now()}@example.test`, '--plan', 'enterprise'], { cwd: c.dir, env: baseEnv(c) })
+  const created = JSON.parse(out.stdout.trim().split('\n').pop()!)
+  await run('npm', ['run', '-s', 'admin', '--', 'allowances:set', '--account', String(created.account_id), '--meter', 'm_jobs_api_calls', '--included', '1000000000', '--mode', 'block'], { cwd: c.dir, env: baseEnv(c) })
+  c.key = created.api_key
 }
 
 async function startServer(c: Checkout, env: Record<string, string>) {
@@ -178,7 +200,24 @@ log(`checkouts: ${checkouts.map((c) => `${c.label} (${c.dir})`).join(', ')}; ${o
 const rows: string[] = []
 const ms = (xs: number[]) => `${pct(xs, 50).toFixed(1)} / ${pct(xs, 95).toFixed(1)}`
 
-if (MODE === 'export') {
+if (EMBEDDED) {
+  rows.push('| round | checkout | export s, nobody calling | export s, polled twice a second | ratio | load average |')
+  rows.push('|---|---|---:|---:|---:|---:|')
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const c of round % 2 ? checkouts : [...checkouts].reverse()) {
+      await startServer(c, {})
+      if (!c.key) await makeKey(c)
+      const db = postgres(c.url, { max: 1, onnotice: () => {}, connection: { application_name: 'bench' } })
+      const quiet = await exportAll(c, db, false)
+      log(`${c.label}: embedded export alone ${quiet.wall.toFixed(1)} s ${JSON.stringify(quiet.pacing)}`)
+      const polled = await exportAll(c, db, true)
+      log(`${c.label}: embedded export polled ${polled.wall.toFixed(1)} s ${JSON.stringify(polled.pacing)}`)
+      rows.push(`| ${round} | ${c.label} | ${quiet.wall.toFixed(1)} | ${polled.wall.toFixed(1)} | ${(polled.wall / quiet.wall).toFixed(2)} | ${os.loadavg()[0].toFixed(1)} |`)
+      await db.end()
+      await stopServer(c)
+    }
+  }
+} else if (MODE === 'export') {
   rows.push('| round | checkout | export s, nobody calling | export s, polled twice a second | ratio | mix alone median / p95 ms | mix during an export median / p95 ms | ratios | export s beside the mix | load average |')
   rows.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|')
   for (let round = 1; round <= ROUNDS; round++) {
