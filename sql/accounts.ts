@@ -23,7 +23,8 @@ export type Account = {
 }
 
 /** The account's billing fields (accounts as `a`), read with every admission: metering needs them all. */
-export const billingColumns = (db: Db) => db`
+/** An account's billing fields, of relation `a` (SQL text: the admission statement embeds it). */
+export const BILLING_COLUMNS = `
   a.id, a.email, a.plan, a.billing_source, a.payments_customer_id, a.subscription_status,
   a.period_start, a.period_end, a.trial_start, a.trial_end, a.features`
 
@@ -57,7 +58,7 @@ export async function revokeKey(db: Db, key: string) {
 export async function findBillingAccount(db: Db, id: string): Promise<Account | null> {
   if (!/^[0-9a-f-]{36}$/i.test(id)) return null
   const [account] = await db<Account[]>`
-    select ${billingColumns(db)}, null::text as key_id from accounts a where a.id = ${id}`
+    select ${db.unsafe(BILLING_COLUMNS)}, null::text as key_id from accounts a where a.id = ${id}`
   return account ?? null
 }
 

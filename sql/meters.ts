@@ -10,10 +10,9 @@
  * charged and always equals the sum of its ledger rows; `reserved` is what requests in
  * flight hold on it, stamped with the slot they took it in (see held).
  */
-import type { PendingQuery, Row } from 'postgres'
-import { billingColumns, type Account, type Plan } from './accounts.ts'
+import { BILLING_COLUMNS, type Account, type Plan } from './accounts.ts'
 import type { Db } from './db.ts'
-import { periodOf, type Period, type PeriodKind } from './periods.ts'
+import { PERIOD_OF_A, type Period, type PeriodKind } from './periods.ts'
 import { countHits, type Limit } from './rate-limits.ts'
 
 export const meters = {
@@ -44,7 +43,6 @@ export type MeterRow = { accountId: string; meter: Meter; period: { start: Date;
 
 export type Charge = { requestId: string | null; endpoint: string | null }
 
-type Fragment = PendingQuery<Row[]>
 
 /**
  * How long a reservation is sure to hold its units if its request never settles: a
@@ -54,6 +52,14 @@ type Fragment = PendingQuery<Row[]>
 export const RESERVATION_SECONDS = 600
 
 /**
+ * The statements below are SQL text fixed when this module loads, run as prepared
+ * statements with values only (db.unsafe with prepare): a request's admission and
+ * settlement are on every request's path, and composing them from tagged-template
+ * fragments cost the API more CPU per request than running them cost Postgres. The
+ * rules they share are the text helpers here, written once.
+ */
+
+/**
  * A CTE that lets the statement's transaction commit without waiting for its WAL to
  * reach the disk (synchronous_commit off, for this transaction only; the statement must
  * read it). Every metered request commits at least once, and a flush costs several
@@ -61,25 +67,23 @@ export const RESERVATION_SECONDS = 600
  * second of them: whole statements, in order, so a lost charge takes its ledger row
  * with it and the meter row still equals its ledger.
  */
-const noFlush = (db: Db) => db`no_flush as (select set_config('synchronous_commit', 'off', true))`
+const NO_FLUSH = `no_flush as (select set_config('synchronous_commit', 'off', true))`
 
-/** The reservation slot at `at`: RESERVATION_SECONDS-long slots since the epoch. */
-const slotAt = (db: Db, at: Fragment) => db`floor(extract(epoch from ${at}) / ${RESERVATION_SECONDS})::bigint`
+/** The reservation slot at time `at` (SQL): RESERVATION_SECONDS-long slots since the epoch. */
+const slotAt = (at: string) => `floor(extract(epoch from ${at}) / ${RESERVATION_SECONDS})::bigint`
 
 /**
- * What requests in flight hold on meter row `um` at slot `slot`. Units are counted in
- * `reserved`, stamped with the slot the row's newest reservation was taken in
+ * What requests in flight hold on meter row `um` at slot `slot` (SQL). Units are counted
+ * in `reserved`, stamped with the slot the row's newest reservation was taken in
  * (`reserved_slot`); `reserved_lapsing` is the part taken in the slot before that. When
  * a slot has passed, what was lapsing lapses and the rest starts to; after two, all of
  * it. So a reservation holds for at least one slot and at most two, with no row per
  * request, and the units of a process that died come back on their own.
  */
-const held = (db: Db, slot: Fragment) => db`
-  (case um.reserved_slot - ${slot} when 0 then um.reserved when -1 then um.reserved - um.reserved_lapsing else 0 end)`
+const held = (slot: string) => `(case um.reserved_slot - ${slot} when 0 then um.reserved when -1 then um.reserved - um.reserved_lapsing else 0 end)`
 
 /** The part of held(um) taken before slot `slot`: it lapses when the next slot starts. */
-const lapsing = (db: Db, slot: Fragment) => db`
-  (case um.reserved_slot - ${slot} when 0 then um.reserved_lapsing when -1 then um.reserved - um.reserved_lapsing else 0 end)`
+const lapsing = (slot: string) => `(case um.reserved_slot - ${slot} when 0 then um.reserved_lapsing when -1 then um.reserved - um.reserved_lapsing else 0 end)`
 
 /**
  * The allowance of account `a` (its id and plan) on meter `n.meter`, as `al`: a
@@ -88,7 +92,7 @@ const lapsing = (db: Db, slot: Fragment) => db`
  * enterprise meter nobody negotiated is closed (0, block) until an admin sets it,
  * rather than open without limit.
  */
-const allowanceOf = (db: Db) => db`
+const ALLOWANCE = `
   cross join lateral (
     select
       case when a.plan = 'legacy' then null when aa.account_id is not null then aa.included when pm.plan_key is not null then pm.included else 0 end::float8 as included,
@@ -100,46 +104,51 @@ const allowanceOf = (db: Db) => db`
   ) al`
 
 /**
- * The cap rule: `units` more fit on a row whose used and held are `used` and `inFlight`,
- * under allowance `al`. Block mode takes nothing beyond the allowance, counting what
- * requests in flight hold; meter mode and legacy accounts take everything.
+ * The cap rule (SQL): `units` more fit on a row whose used and held are `used` and
+ * `inFlight`, under allowance `al`. Block mode takes nothing beyond the allowance,
+ * counting what requests in flight hold; meter mode and legacy accounts take everything.
  */
-const covers = (db: Db, used: Fragment, inFlight: Fragment, units: number) =>
-  db`(al.overage_mode is distinct from 'block' or ${used} + ${inFlight} + ${units}::bigint <= al.included)`
+const covers = (used: string, inFlight: string, units: string) => `(al.overage_mode is distinct from 'block' or ${used} + ${inFlight} + ${units} <= al.included)`
 
 /**
  * The guarded upsert that charges `charge` units on the meter row of the account in
- * relation `account` (its id; none, no upsert), meter `n.meter` and period `p`, and reserves `reserve` more, when the cap rule covers
- * both: one statement, whose row lock is held only until it commits. Where nothing can
- * be refused (meter mode, legacy) a reservation would guard nothing, so none is made.
- * Returns the row as it left it (used, reserved), or nothing when the cap refused.
+ * relation `x` (its id), meter `n.meter` and period `p`, and reserves `reserve` more,
+ * when the cap rule covers both (each a SQL expression): one statement, whose row lock
+ * is held only until it commits. Where nothing can be refused (meter mode, legacy) a
+ * reservation would guard nothing, so none is made. Returns the row as it left it
+ * (used, reserved), or nothing when the cap refused or there was nothing to take.
  */
-const take = (db: Db, account: Fragment, charge: number, reserve: number) => {
-  const slot = slotAt(db, db`now()`)
-  const units = charge + reserve
-  return db`
+const take = (x: string, charge: string, reserve: string) => `
     insert into usage_meters as um (account_id, meter, period_start, period_end, used, reserved, reserved_slot)
-    select x.id, n.meter, p.p_start, p.p_end, ${charge}::bigint,
-      case when al.overage_mode = 'block' then ${reserve}::bigint else 0 end, ${slot}
-    from ${account} x, n, p, al
-    where (${charge}::bigint > 0 or (${reserve}::bigint > 0 and al.overage_mode = 'block'))
-      and ${covers(db, db`0`, db`0`, units)}
+    select x.id, n.meter, p.p_start, p.p_end, ${charge},
+      case when al.overage_mode = 'block' then ${reserve} else 0 end, ${slotAt('now()')}
+    from ${x} x, n, p, al
+    where (${charge} > 0 or (${reserve} > 0 and al.overage_mode = 'block'))
+      and ${covers('0', '0', `${charge} + ${reserve}`)}
     on conflict (account_id, meter, period_start) do update set
       used = um.used + excluded.used,
-      reserved = ${held(db, slot)} + excluded.reserved,
-      reserved_lapsing = ${lapsing(db, slot)},
+      reserved = ${held('excluded.reserved_slot')} + excluded.reserved,
+      reserved_lapsing = ${lapsing('excluded.reserved_slot')},
       reserved_slot = excluded.reserved_slot,
       updated_at = now()
-    where (select ${covers(db, db`um.used`, held(db, slot), units)} from al)
+    where (select ${covers('um.used', held('excluded.reserved_slot'), `${charge} + ${reserve}`)} from al)
     returning um.used, um.reserved`
-}
 
-/** The ledger row of one request's charge (units > 0) or refund (units < 0), from `src`'s rows. */
-const ledgerRow = (db: Db, account: Fragment, meter: Fragment, periodStart: Fragment, units: number, c: Charge, src: Fragment) => db`
+/**
+ * The ledger row of one request's charge (`units` > 0) or refund (< 0), for account
+ * `account`, meter `meter` and period start `start` (SQL expressions), from `src`'s rows.
+ */
+const ledgerRow = (account: string, meter: string, start: string, units: string, requestId: string, endpoint: string, src: string) => `
   insert into usage_ledger (account_id, meter, period_start, units, kind, endpoint, requests, request_ids, request_units, request_at_ms)
-  select ${account}, ${meter}, ${periodStart}, ${units}::bigint, ${units > 0 ? 'charge' : 'refund'}, ${c.endpoint}, 1,
-    array[${c.requestId}::text], array[${units}::bigint], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
-  from ${src}`
+  select ${account}, ${meter}, ${start}, ${units}, case when ${units} > 0 then 'charge' else 'refund' end, ${endpoint}, 1,
+    array[${requestId}], array[${units}], array[(extract(epoch from clock_timestamp()) * 1000)::bigint]
+  from ${src} where ${units} <> 0`
+
+/** The meter row of account `a`, meter `n` and period `p`, as found: used, and what requests in flight hold now. */
+const FOUND_ROW = `
+  select um.used, ${held(slotAt('now()'))} as reserved
+  from usage_meters um, a, n, p
+  where um.account_id = a.id and um.meter = n.meter and um.period_start = p.p_start`
 
 export type AdmitRequest = {
   /** the key's SHA-256 (a request with an API key), or the account's id (a request with a JWT) */
@@ -193,6 +202,46 @@ type AdmitRow = Account & {
 }
 
 /**
+ * The admission statement, for a credential that `found` finds ($1: a key's hash, or an
+ * account's id). The other values: $2..$4 the windows' prefixes, limits and lengths,
+ * $5 the route's add-on, $6 its meter, $7 the units to charge now, $8 those to reserve,
+ * $9 and $10 the ledger's request id and endpoint.
+ */
+const admitStatement = (found: string, keyId: string) => `
+  with ${NO_FLUSH},
+  a as (select ${BILLING_COLUMNS}, ${keyId} as key_id from ${found}),
+  p as (select p.* from a ${PERIOD_OF_A}),
+  rules as (
+    select rule.i, rule.prefix || coalesce(a.key_id, 'account:' || a.id) as bucket, rule.lim, rule.w as window_seconds
+    from a, unnest($2::text[], $3::int[], $4::int[]) with ordinality as rule(prefix, lim, w, i)
+  ),
+  counted as (${countHits('select bucket, window_seconds from rules')}),
+  windows as (select rules.i, rules.lim, counted.hits, counted.reset_ms from rules join counted using (bucket)),
+  passed as (
+    select a.id from a
+    where not exists (select from windows where hits > lim)
+      and ($5::text is null or $5::text = any (a.features))
+  ),
+  n as (select $6::text as meter where $6::text is not null),
+  al as (select al.* from a, n ${ALLOWANCE}),
+  taken as (${take('passed', '$7::bigint', '$8::bigint')}),
+  ledger as (${ledgerRow('(select id from passed)', '$6::text', '(select p_start from p)', '$7::bigint', '$9::text', '$10::text', 'taken')}),
+  found_row as (${FOUND_ROW})
+  select a.*, p.*,
+    array(select hits from windows order by i) as hits,
+    array(select reset_ms from windows order by i) as reset_ms,
+    exists (select from passed) as passed,
+    exists (select from taken) as took,
+    ${slotAt('now()')}::text as slot,
+    coalesce((select used from taken), (select used from found_row), 0)::float8 as used,
+    coalesce((select reserved from taken), (select reserved from found_row), 0)::float8 as reserved,
+    al.included, al.overage_mode, al.overage_cents_per_unit
+  from a cross join p cross join no_flush left join al on true`
+
+const ADMIT_BY_KEY = admitStatement('api_keys k join accounts a on a.id = k.account_id where k.key_hash = $1::text and k.revoked_at is null', 'k.id::text')
+const ADMIT_BY_ACCOUNT = admitStatement('accounts a where a.id = $1::text::uuid', 'null::text')
+
+/**
  * Admits a request in one statement:
  *
  * 1. finds the key by its hash: a revoked key, or one whose account is gone, finds nothing;
@@ -207,54 +256,25 @@ type AdmitRow = Account & {
  */
 export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
   const byKey = 'keyHash' in r.who
-  const found = byKey
-    ? db`api_keys k join accounts a on a.id = k.account_id where k.key_hash = ${(r.who as { keyHash: string }).keyHash} and k.revoked_at is null`
-    : db`accounts a where a.id = ${(r.who as { accountId: string }).accountId}`
   const meter = r.meter?.meter ?? null
-  const charge = r.meter?.charge ?? 0
-  const reserve = r.meter?.reserve ?? 0
-  const metered = meter !== null && charge + reserve > 0
-  const [out] = await db<AdmitRow[]>`
-    with ${noFlush(db)},
-    a as (select ${billingColumns(db)}, ${byKey ? db`k.id::text` : db`null::text`} as key_id from ${found}),
-    p as (select p.* from a ${periodOf(db)}),
-    rules as (
-      select rule.i, rule.prefix || coalesce(a.key_id, 'account:' || a.id) as bucket, rule.lim, rule.w as window_seconds
-      from a, unnest(${r.limits.map((l) => l.prefix)}::text[], ${r.limits.map((l) => l.limit)}::int[], ${r.limits.map((l) => l.windowSeconds)}::int[])
-        with ordinality as rule(prefix, lim, w, i)
-    ),
-    counted as (${countHits(db, db`select bucket, window_seconds from rules`)}),
-    windows as (select rules.i, rules.lim, counted.hits, counted.reset_ms from rules join counted using (bucket)),
-    passed as (
-      select a.id, a.plan from a
-      where not exists (select from windows where hits > lim)
-        and (${r.feature}::text is null or ${r.feature}::text = any (a.features))
-    ),
-    n as (select ${meter}::text as meter where ${meter}::text is not null),
-    al as (select al.* from a, n ${allowanceOf(db)}),
-    taken as (${metered ? take(db, db`passed`, charge, reserve) : db`select null::bigint as used, null::bigint as reserved where false`}),
-    ${charge > 0 ? db`ledger as (${ledgerRow(db, db`(select id from passed)`, db`${meter}`, db`(select p_start from p)`, charge, r.charge, db`taken`)}),` : db``}
-    found_row as (
-      select um.used, ${held(db, slotAt(db, db`now()`))} as reserved
-      from usage_meters um, a, n, p
-      where um.account_id = a.id and um.meter = n.meter and um.period_start = p.p_start
-    )
-    select a.*, p.*,
-      array(select hits from windows order by i) as hits,
-      array(select reset_ms from windows order by i) as reset_ms,
-      exists (select from passed) as passed,
-      exists (select from taken) as took,
-      ${slotAt(db, db`now()`)}::text as slot,
-      coalesce((select used from taken), (select used from found_row), 0)::float8 as used,
-      coalesce((select reserved from taken), (select reserved from found_row), 0)::float8 as reserved,
-      al.included, al.overage_mode, al.overage_cents_per_unit
-    from a cross join p cross join no_flush left join al on true`
+  const charge = r.meter ? r.meter.charge : 0
+  const reserve = r.meter ? r.meter.reserve : 0
+  const [out] = await db.unsafe<AdmitRow[]>(
+    byKey ? ADMIT_BY_KEY : ADMIT_BY_ACCOUNT,
+    [
+      byKey ? (r.who as { keyHash: string }).keyHash : (r.who as { accountId: string }).accountId,
+      r.limits.map((l) => l.prefix), r.limits.map((l) => l.limit), r.limits.map((l) => l.windowSeconds),
+      r.feature, meter, charge, reserve, r.charge.requestId, r.charge.endpoint,
+    ],
+    { prepare: true },
+  )
   if (!out) return null
   const account: Account = {
     id: out.id, email: out.email, plan: out.plan, key_id: out.key_id, billing_source: out.billing_source,
     payments_customer_id: out.payments_customer_id, subscription_status: out.subscription_status,
     period_start: out.period_start, period_end: out.period_end, trial_start: out.trial_start, trial_end: out.trial_end, features: out.features,
   }
+  const metered = meter !== null && charge + reserve > 0
   const holds = out.took && reserve > 0 && out.overage_mode === 'block'
   return {
     account,
@@ -272,31 +292,41 @@ export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
 }
 
 /**
+ * The settlement statement: $1..$4 the meter row (account, meter, period start and end),
+ * $5 the units charged (negative: refunded), $6 and $7 the units held and the slot they
+ * were taken in (0 and null when none), $8 and $9 the ledger's request id and endpoint.
+ * Where the reservation sits now: in the current part of held, in the lapsing part, or
+ * lapsed (nothing to give back).
+ */
+const SETTLE = `
+  with ${NO_FLUSH},
+  um as (
+    insert into usage_meters as um (account_id, meter, period_start, period_end, used, reserved_slot)
+    values ($1::uuid, $2::text, $3::timestamptz, $4::timestamptz, greatest($5::bigint, 0), ${slotAt('now()')})
+    on conflict (account_id, meter, period_start) do update set
+      used = um.used + $5::bigint,
+      reserved = greatest(0, ${held('excluded.reserved_slot')} - ${lapsing('excluded.reserved_slot')} - case $7::bigint - excluded.reserved_slot when 0 then $6::bigint else 0 end)
+        + greatest(0, ${lapsing('excluded.reserved_slot')} - case $7::bigint - excluded.reserved_slot when -1 then $6::bigint else 0 end),
+      reserved_lapsing = greatest(0, ${lapsing('excluded.reserved_slot')} - case $7::bigint - excluded.reserved_slot when -1 then $6::bigint else 0 end),
+      reserved_slot = excluded.reserved_slot,
+      updated_at = now()
+    returning used, reserved
+  ),
+  ledger as (${ledgerRow('$1::uuid', '$2::text', '$3::timestamptz', '$5::bigint', '$8::text', '$9::text', '(select) one')})
+  select used::float8, reserved::float8 from um, no_flush`
+
+/**
  * Settles a request, in one statement: `units` more charged (negative: a charge made at
  * admission refunded, since the request failed), with a ledger row for them, and the
  * reservation it held (if any, and if it has not lapsed) given back. Returns the meter
  * row's used and reserved afterwards.
  */
 export async function settle(db: Db, row: MeterRow & { period: Period }, hold: { units: number; slot: number } | null, units: number, c: Charge) {
-  const slot = slotAt(db, db`now()`)
-  // where the reservation sits now: in the current part of held, in the lapsing part, or lapsed
-  const fromCurrent = hold ? db`case ${hold.slot}::bigint - ${slot} when 0 then ${hold.units}::bigint else 0 end` : db`0`
-  const fromLapsing = hold ? db`case ${hold.slot}::bigint - ${slot} when -1 then ${hold.units}::bigint else 0 end` : db`0`
-  const [out] = await db<{ used: number; reserved: number }[]>`
-    with ${noFlush(db)},
-    um as (
-      insert into usage_meters as um (account_id, meter, period_start, period_end, used)
-      values (${row.accountId}, ${row.meter}, ${row.period.start}, ${row.period.end}, greatest(${units}::bigint, 0))
-      on conflict (account_id, meter, period_start) do update set
-        used = um.used + ${units}::bigint,
-        reserved = greatest(0, ${held(db, slot)} - ${lapsing(db, slot)} - ${fromCurrent}) + greatest(0, ${lapsing(db, slot)} - ${fromLapsing}),
-        reserved_lapsing = greatest(0, ${lapsing(db, slot)} - ${fromLapsing}),
-        reserved_slot = ${slot},
-        updated_at = now()
-      returning used, reserved
-    )
-    ${units !== 0 ? db`, ledger as (${ledgerRow(db, db`${row.accountId}::uuid`, db`${row.meter}`, db`${row.period.start}::timestamptz`, units, c, db`(select) one`)})` : db``}
-    select used::float8, reserved::float8 from um, no_flush`
+  const [out] = await db.unsafe<{ used: number; reserved: number }[]>(
+    SETTLE,
+    [row.accountId, row.meter, row.period.start, row.period.end, units, hold?.units ?? 0, hold?.slot ?? null, c.requestId, c.endpoint],
+    { prepare: true },
+  )
   return out
 }
 
@@ -308,22 +338,22 @@ export async function settle(db: Db, row: MeterRow & { period: Period }, hold: {
  * (nothing charged); `state` is the meter as it stands afterwards.
  */
 export async function chargeUnits(db: Db, k: MeterRow & { period: Period }, units: number, c: Charge) {
-  const [out] = await db<(MeterState & { ok: boolean })[]>`
-    with a as (select id, plan from accounts where id = ${k.accountId}),
-    n as (select ${k.meter}::text as meter),
-    p as (select ${k.period.start}::timestamptz as p_start, ${k.period.end}::timestamptz as p_end),
-    al as (select al.* from a, n ${allowanceOf(db)}),
-    taken as (${take(db, db`a`, units, 0)}),
-    ledger as (${ledgerRow(db, db`${k.accountId}::uuid`, db`${k.meter}`, db`${k.period.start}::timestamptz`, units, c, db`taken`)}),
-    found_row as (
-      select um.used, ${held(db, slotAt(db, db`now()`))} as reserved from usage_meters um
-      where um.account_id = ${k.accountId} and um.meter = ${k.meter} and um.period_start = ${k.period.start}
-    )
+  const [out] = await db.unsafe<(MeterState & { ok: boolean })[]>(
+    `with a as (select id, plan from accounts where id = $1::uuid),
+    n as (select $2::text as meter),
+    p as (select $3::timestamptz as p_start, $4::timestamptz as p_end),
+    al as (select al.* from a, n ${ALLOWANCE}),
+    taken as (${take('a', '$5::bigint', '0::bigint')}),
+    ledger as (${ledgerRow('$1::uuid', '$2::text', '$3::timestamptz', '$5::bigint', '$6::text', '$7::text', 'taken')}),
+    found_row as (${FOUND_ROW})
     select exists (select from taken) as ok,
       coalesce((select used from taken), (select used from found_row), 0)::float8 as used,
       coalesce((select reserved from taken), (select reserved from found_row), 0)::float8 as reserved,
       al.included, al.overage_mode, al.overage_cents_per_unit
-    from al`
+    from al`,
+    [k.accountId, k.meter, k.period.start, k.period.end, units, c.requestId, c.endpoint],
+    { prepare: true },
+  )
   const state: MeterState = { included: out.included, overage_mode: out.overage_mode, overage_cents_per_unit: out.overage_cents_per_unit, used: out.used, reserved: out.reserved }
   if (!out.ok) return { ok: false as const, state, remaining: Math.max(0, (state.included ?? 0) - state.used - state.reserved) }
   return { ok: true as const, state }
@@ -356,12 +386,12 @@ export async function refundUsage(db: Db, k: MeterRow, units: number, c: Charge)
 /** Every meter of the account in its current period, alphabetically, as the summary lists them; none when there is no such account. */
 export async function listMeterStates(db: Db, accountId: string) {
   const rows = await db<(MeterState & { meter: Meter; p_start: Date; p_end: Date; p_kind: PeriodKind })[]>`
-    select n.meter, coalesce(um.used, 0)::float8 as used, coalesce(${held(db, slotAt(db, db`now()`))}, 0)::float8 as reserved,
+    select n.meter, coalesce(um.used, 0)::float8 as used, coalesce(${db.unsafe(held(slotAt('now()')))}, 0)::float8 as reserved,
       al.included, al.overage_mode, al.overage_cents_per_unit, p.*
     from accounts a
-    ${periodOf(db)}
+    ${db.unsafe(PERIOD_OF_A)}
     cross join unnest(${meterNames}::text[]) as n(meter)
-    ${allowanceOf(db)}
+    ${db.unsafe(ALLOWANCE)}
     left join usage_meters um on um.account_id = a.id and um.meter = n.meter and um.period_start = p.p_start
     where a.id = ${accountId}
     order by n.meter`
@@ -375,10 +405,12 @@ export async function listMeterStates(db: Db, accountId: string) {
  * many rows gave units back.
  */
 export async function releaseLapsed(db: Db, now = new Date()) {
-  const slot = slotAt(db, db`${now}::timestamptz`)
-  const released = await db`
-    update usage_meters um
-    set reserved = ${held(db, slot)}, reserved_lapsing = ${lapsing(db, slot)}, reserved_slot = ${slot}, updated_at = now()
-    where um.reserved_slot < ${slot} and um.reserved > ${held(db, slot)}`
+  const slot = slotAt('$1::timestamptz')
+  const released = await db.unsafe(
+    `update usage_meters um
+    set reserved = ${held(slot)}, reserved_lapsing = ${lapsing(slot)}, reserved_slot = ${slot}, updated_at = now()
+    where um.reserved_slot < ${slot} and um.reserved > ${held(slot)}`,
+    [now],
+  )
   return released.count
 }

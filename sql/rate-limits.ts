@@ -4,7 +4,6 @@
  */
 import type { Db } from './db.ts'
 
-type Fragment = ReturnType<Db>
 
 /** A keyed request's window: its bucket is the prefix and the key's id. */
 export type Limit = { prefix: string; limit: number; windowSeconds: number }
@@ -19,7 +18,7 @@ export type Counted = { bucket: string; hits: number; reset_ms: number }
  * requests never deadlock. A bucket whose window has ended starts over. Returns each
  * bucket's count in its window and the milliseconds until the window ends.
  */
-export const countHits = (db: Db, buckets: Fragment) => db`
+export const countHits = (buckets: string) => `
   insert into rate_limits as r (bucket, window_end, hits)
   select b.bucket, date_bin(make_interval(secs => b.window_seconds), now(), timestamptz '2000-01-01 00:00:00+00') + make_interval(secs => b.window_seconds), 1
   from (${buckets}) b
@@ -31,9 +30,10 @@ export const countHits = (db: Db, buckets: Fragment) => db`
 
 /** Counts one request against buckets that need no key (the anonymous per-IP limit), in the order given. */
 export async function countRequest(db: Db, buckets: { bucket: string; windowSeconds: number }[]) {
-  const rows = await db<Counted[]>`${countHits(
-    db,
-    db`select distinct * from unnest(${buckets.map((b) => b.bucket)}::text[], ${buckets.map((b) => b.windowSeconds)}::int[]) as t(bucket, window_seconds)`,
-  )}`
+  const rows = await db.unsafe<Counted[]>(
+    countHits('select distinct * from unnest($1::text[], $2::int[]) as t(bucket, window_seconds)'),
+    [buckets.map((b) => b.bucket), buckets.map((b) => b.windowSeconds)],
+    { prepare: true },
+  )
   return buckets.map((b) => rows.find((r) => r.bucket === b.bucket)!)
 }
