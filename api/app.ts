@@ -84,9 +84,12 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
       onLlmFailure: (e) => log.warn({ err: { message: (e as Error).message } }, 'resume LLM pass failed; the heuristic parse stands'),
     },
   })
+  // a job looked up by id is found by its key, as the admission's rows are: its statement
+  // runs on the admission's connections, whose generic plan saves planning a join on
+  // every lookup (docs/metering.md)
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(sql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
+    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

@@ -52,12 +52,12 @@ export function connect(url: string, max = POOL_SIZE, applicationName = APPLICAT
   })
 }
 
-/** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity, with plans they may keep. */
-export const connectAdmission = (url: string) => connect(url, 2, ADMISSION_APPLICATION, ADMISSION_SESSION_SETTINGS)
+/** The API's admission connections (buildApp's admissionSql), named apart in pg_stat_activity, with plans they may keep: the admission, settlement and lookups of a job by id. */
+export const connectAdmission = (url: string) => connect(url, 4, ADMISSION_APPLICATION, ADMISSION_SESSION_SETTINGS)
 
 /**
  * The connections a server's admission statements run on (buildApp's admissionSql):
- * with a database server, two of their own (connectAdmission); the embedded database
+ * with a database server, four of their own (connectAdmission); the embedded database
  * has one session for every connection, whose settings no connection can change, so
  * there the admission shares the database's pool.
  */
