@@ -6,8 +6,8 @@
  *
  * The checkouts: BENCH_BASELINE's, then the argument (default: this checkout). Each gets
  * a database on BENCH_DATABASE_URL's server (default: the machine's Postgres),
- * jds_yield_<commit>, copied from BENCH_TEMPLATE (default bench_lookup_6025571: the
- * 100,000 generated postings of lookup.ts, about 78,000 live, without vectors), and its
+ * jds_yield_<commit>, copied from BENCH_TEMPLATE (e.g. lookup.ts's bench_lookup_<commit>:
+ * 100,000 generated postings, about 75,000 live, without vectors), and its
  * own server started as `npm start` starts it: task workers in the API process, no demo
  * data, rate limits raised, and an enterprise account whose allowance no run reaches.
  * Each server runs only while it is measured.
@@ -44,7 +44,8 @@ import postgres from 'postgres'
 import { keepAlivePost, queries } from './search-mix.ts'
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
-const TEMPLATE = process.env.BENCH_TEMPLATE ?? 'bench_lookup_6025571'
+/** a database holding the corpus, e.g. one lookup.ts built (bench_lookup_<commit>); copied, never written */
+const TEMPLATE = process.env.BENCH_TEMPLATE ?? ''
 const MODE = process.env.BENCH_MODE ?? 'export'
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2)
 const PASSES = Number(process.env.BENCH_PASSES ?? 5)
@@ -81,6 +82,7 @@ async function prepare(c: Checkout, admin: postgres.Sql) {
   }
   const [found] = await admin`select 1 from pg_database where datname = ${`jds_yield_${c.label}`}`
   if (!found) {
+    if (!TEMPLATE) throw new Error('BENCH_TEMPLATE: name a database that holds the corpus (e.g. lookup.ts\'s bench_lookup_<commit>)')
     log(`jds_yield_${c.label}: copying ${TEMPLATE}`)
     await admin`create database ${admin(`jds_yield_${c.label}`)} template ${admin(TEMPLATE)}`
   }
