@@ -117,8 +117,8 @@ export async function meterAround(ctx: Context, next: Next, inDb: <T>(settle: (d
   // an answer nobody will read is not charged
   const ok = isSuccess(ctx) && !clientGone(ctx)
   // never more than was admitted: that is what the cap was checked against
-  const cost_ = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
-  const after = cost_ !== charged || held ? { ...state, ...(await inDb((db) => settle(db, row, held, cost_ - charged, chargeOf(ctx)))) } : state
+  const owed = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
+  const after = owed !== charged || held ? { ...state, ...(await inDb((db) => settle(db, row, held, owed - charged, chargeOf(ctx)))) } : state
   if (ok) ctx.set(usageHeaders(meter, after, period))
 }
 
