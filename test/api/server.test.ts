@@ -5,20 +5,13 @@
 import test from 'ava'
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
+import { freePort } from '../helpers/free-port.ts'
 
 const run = promisify(execFile)
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 
 /** Each JSON line the server writes to stdout, parsed, as it arrives. */
 function logLines(child: ChildProcess) {

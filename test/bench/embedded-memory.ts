@@ -17,7 +17,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -26,6 +25,7 @@ import { connect, type Sql } from '../../sql/db.ts'
 import { runningEmbedded } from '../../sql/embedded.ts'
 import { RETIRE_MS } from '../../ingest/embed/use.ts'
 import { keepAlivePost, queries } from './search-mix.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const NHS = path.resolve(process.env.BENCH_NHS_FILE ?? path.join(ROOT, '../shared/datasets/nhs-jobs-2020.jsonl.gz'))
@@ -35,14 +35,6 @@ const TARGET_MB = 800
 // as `npm start` runs node (package.json: MALLOC_ARENA_MAX=2, V8's default heap sizes); BENCH_NODE_ARGS adds options
 const NODE = [process.execPath, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx']
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 const mb = (kb: number) => Math.round(kb / 1024)

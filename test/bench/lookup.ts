@@ -36,13 +36,13 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import postgres from 'postgres'
 import type { LoadJob, LoadResult } from './http-load.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const POSTINGS = Number(process.env.BENCH_LOOKUP_JOBS ?? 100_000)
@@ -175,15 +175,6 @@ async function prepare(c: Checkout, self: Checkout, admin: postgres.Sql) {
   log(`${c.db}: npm run expire: ${(await npm(c, 'expire', [])).trim()}`)
 }
 
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
 
 function tail(file: string) {
   try {

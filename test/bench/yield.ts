@@ -35,13 +35,13 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { openSync, readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import postgres from 'postgres'
 import { keepAlivePost, queries } from './search-mix.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 /** a database holding the corpus, e.g. one lookup.ts built (bench_lookup_<commit>); copied, never written */
@@ -90,15 +90,6 @@ async function prepare(c: Checkout, admin: postgres.Sql) {
   await makeKey(c)
 }
 
-function freePort() {
-  return new Promise<number>((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number }
-      s.close(() => resolve(port))
-    })
-    s.on('error', reject)
-  })
-}
 
 /** An enterprise account with an allowance no run reaches, made by the checkout's admin CLI against its running server's database. */
 async function makeKey(c: Checkout) {

@@ -5,10 +5,10 @@
  */
 import anyTest, { type TestFn } from 'ava'
 import { spawn, type ChildProcess } from 'node:child_process'
-import net from 'node:net'
 import PgBoss from 'pg-boss'
 import { enqueueScheduled } from '../../jobs/schedule.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
+import { freePort } from '../helpers/free-port.ts'
 
 const test = anyTest as TestFn<TestDb>
 test.before(async (t) => {
@@ -18,13 +18,6 @@ test.after.always(async (t) => {
   await t.context?.close()
 })
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 
 test.serial('two bosses claiming the same instants: each is enqueued once', async (t) => {
   const { sql, url } = t.context
