@@ -457,26 +457,29 @@ export const ANALYZE_GROWTH_MIN = 10_000
 
 /**
  * For a long load: returns a function to call with the jobs written so far, which
- * refreshes the statistics (analyzeSearchTables) each time they reach the jobs the
- * statistics last counted, ANALYZE_GROWTH_MIN at least. Where autovacuum is off or has
- * not yet come round (the embedded database runs none), a table filled by the load
- * keeps the statistics of its start: the load's own lookups, planned for 500 hashes
+ * refreshes the statistics (analyzeSearchTables) each time the table has grown by the
+ * jobs the statistics last counted, ANALYZE_GROWTH_MIN at least. Where autovacuum is off
+ * or has not yet come round (the embedded database runs none), a table filled by the
+ * load keeps the statistics of its start: the load's own lookups, planned for 500 hashes
  * against a table thought empty, then read every row (a sequential scan of 100,000 jobs
  * for each batch, 0.9 s, and slower with each one). Doubling keeps the refreshes few:
- * seven on the way to 1,000,000 jobs.
+ * seven on the way to 1,000,000 jobs. The growth is counted from the table's size at
+ * the start plus the jobs written since, not from the last refresh's moment: batches
+ * written beside a refresh are in its count, and must not count again toward the next.
  */
 export async function statisticsAsJobsGrow(db: Db, min: number = ANALYZE_GROWTH_MIN) {
   const counted = async () => {
     const [row] = await db<{ n: number }[]>`select greatest(reltuples, 0)::float8 as n from pg_class where oid = 'jobs'::regclass`
     return row.n
   }
-  let since = 0
-  let next = Math.max(min, await counted())
+  const before = await counted()
+  let due = before + Math.max(min, before)
   return async (written: number) => {
-    if (written - since < next) return false
-    since = written // before the analyze: a batch written beside this one finds it done
+    if (before + written < due) return false
+    due = Infinity // until this refresh has counted: a batch written beside it finds it under way
     await analyzeSearchTables(db)
-    next = Math.max(min, await counted())
+    const n = await counted()
+    due = n + Math.max(min, n)
     return true
   }
 }
