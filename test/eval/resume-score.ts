@@ -30,12 +30,17 @@ export type Expected = {
   phone?: string
   work?: ExpectedWork[]
   /** used only when `work` is absent: titles and companies without their pairing */
-  titles?: string[]
-  companies?: string[]
-  degrees?: string[]
-  institutions?: string[]
+  titles?: Alternatives[]
+  companies?: Alternatives[]
+  /** an item that is a list holds alternative spellings, any one of which is right */
+  degrees?: Alternatives[]
+  institutions?: Alternatives[]
   skills?: string[]
+  /** fields whose truth may leave items out: only recall counts there (extra items are no false positives) */
+  partial?: FieldKey[]
 }
+
+export type Alternatives = string | string[]
 
 export const FIELDS = ['name', 'email', 'phone', 'work_title', 'work_company', 'work_start', 'work_end', 'edu_degree', 'edu_institution', 'skills'] as const
 export type FieldKey = (typeof FIELDS)[number]
@@ -181,21 +186,24 @@ function scoreOne(c: Counts, misses: Miss[], field: FieldKey, expected: string |
 const textSame = (a: string, b: string) => normalizeText(a) === normalizeText(b)
 const textExact = (a: string, b: string) => squash(a) === squash(b)
 
-function scoreBag(c: Counts, misses: Miss[], field: FieldKey, expected: string[] | undefined, got: string[]) {
+function scoreBag(c: Counts, misses: Miss[], field: FieldKey, expected: Alternatives[] | undefined, got: string[], partial = false) {
   if (!expected) return
   const left = got.map((g) => ({ g, n: normalizeText(g), used: false }))
-  for (const e of expected) {
-    const n = normalizeText(e)
-    const hit = left.find((x) => !x.used && x.n === n)
+  // items with fewer alternatives first, so that "Bachelors" does not take the only match of a stricter item
+  const items = expected.map((e) => (Array.isArray(e) ? e : [e])).sort((a, b) => a.length - b.length)
+  for (const alts of items) {
+    const ns = alts.map(normalizeText)
+    const hit = left.find((x) => !x.used && ns.includes(x.n))
     if (hit) {
       hit.used = true
       c.tp++
-      if (textExact(e, hit.g)) c.exact++
+      if (alts.some((e) => textExact(e, hit.g))) c.exact++
     } else {
       c.fn++
-      misses.push({ field, expected: e })
+      misses.push({ field, expected: alts.join(' | ') })
     }
   }
+  if (partial) return
   for (const x of left) if (!x.used) {
     c.fp++
     misses.push({ field, got: x.g })
@@ -210,6 +218,7 @@ export function predictedSkills(parsed: ParsedResume): string[] {
 export function scoreResume(expected: Expected, parsed: ParsedResume): FileScore {
   const counts = emptyFieldCounts()
   const misses: Miss[] = []
+  const partial = new Set(expected.partial ?? [])
   const pi = parsed.personal_information?.data ?? {}
   scoreOne(counts.name, misses, 'name', expected.name, pi.full_name, textSame, textExact)
   scoreOne(counts.email, misses, 'email', expected.email, pi.email, (a, b) => a.trim().toLowerCase() === b.trim().toLowerCase(), textExact)
@@ -248,13 +257,13 @@ export function scoreResume(expected: Expected, parsed: ParsedResume): FileScore
       }
     })
   } else {
-    scoreBag(counts.work_title, misses, 'work_title', expected.titles, pw.flatMap((w) => (w.title ? [w.title] : [])))
-    scoreBag(counts.work_company, misses, 'work_company', expected.companies, pw.flatMap((w) => (w.company ? [w.company] : [])))
+    scoreBag(counts.work_title, misses, 'work_title', expected.titles, pw.flatMap((w) => (w.title ? [w.title] : [])), partial.has('work_title'))
+    scoreBag(counts.work_company, misses, 'work_company', expected.companies, pw.flatMap((w) => (w.company ? [w.company] : [])), partial.has('work_company'))
   }
   const edu = parsed.education ?? []
-  scoreBag(counts.edu_degree, misses, 'edu_degree', expected.degrees, edu.flatMap((e) => (e.degree ? [e.degree] : [])))
-  scoreBag(counts.edu_institution, misses, 'edu_institution', expected.institutions, edu.flatMap((e) => (e.institution ? [e.institution] : [])))
-  scoreBag(counts.skills, misses, 'skills', expected.skills, expected.skills ? predictedSkills(parsed) : [])
+  scoreBag(counts.edu_degree, misses, 'edu_degree', expected.degrees, edu.flatMap((e) => (e.degree ? [e.degree] : [])), partial.has('edu_degree'))
+  scoreBag(counts.edu_institution, misses, 'edu_institution', expected.institutions, edu.flatMap((e) => (e.institution ? [e.institution] : [])), partial.has('edu_institution'))
+  scoreBag(counts.skills, misses, 'skills', expected.skills, expected.skills ? predictedSkills(parsed) : [], partial.has('skills'))
   return { counts, misses }
 }
 

@@ -15,12 +15,16 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { createEmbedder } from '../../ingest/embed/create.ts'
+import type { Embedder } from '../../ingest/embed/embedder.ts'
+import { embedResume } from '../../ingest/resume/embed-resume.ts'
 import { closeResumeReaders, readResume } from '../../ingest/resume/read.ts'
+import { loadConfig } from '../../sql/config.ts'
 import { parseResume } from '../../ingest/resume/parse.ts'
 import type { ParsedResume } from '../../ingest/resume/types.ts'
 import { generateTruths, DEFAULT_COUNT, DEFAULT_SEED, type TruthResume } from '../resumes/corpus/truth.ts'
 import { renderCorpus, UNICODE_FONT_FILE, type Format, type RenderedResume } from '../resumes/corpus/render.ts'
-import { addCounts, emptyFieldCounts, formatTable, prf, rangeAlternatives, scoreResume, sumFields, type Expected, type FieldCounts, type FileScore, type Miss } from './resume-score.ts'
+import { addCounts, emptyFieldCounts, formatTable, prf, rangeAlternatives, scoreResume, sumFields, type Alternatives, type Expected, type FieldCounts, type FieldKey, type FileScore, type Miss } from './resume-score.ts'
 
 const CACHE_VERSION = 1
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -64,10 +68,28 @@ async function loadCorpus(useCache: boolean): Promise<RenderedResume[]> {
   return files
 }
 
-type Item = { name: string; contentType: string; bytes: Buffer; expected: Expected; format: string; layout: string }
-type Result = { item: Item; score: FileScore; error?: string; ocr?: boolean; ms: number; text?: string; parsed?: ParsedResume }
+type Item = { name: string; contentType: string; bytes: Buffer; expected: Expected; format: string; layout: string; category?: string }
+type Result = { item: Item; score: FileScore; error?: string; ocr?: boolean; ms: number; text?: string; parsed?: ParsedResume; categories?: string[] }
 
-async function evaluate(items: Item[], label: string): Promise<Result[]> {
+/**
+ * A listing category of the resume sites (LiveCareer's "ACCOUNTANT", "HR") -> the job category
+ * that is its counterpart. Categories without one (AGRICULTURE, AVIATION, FITNESS) are not scored.
+ */
+const SITE_CATEGORIES: Record<string, string> = {
+  ACCOUNTANT: 'Accounting, Payroll & Financial Planning Jobs', ADVOCATE: 'Legal Jobs', ARTS: 'Arts and Design Jobs',
+  AUTOMOBILE: 'Skilled Trade Jobs', BANKING: 'Banking Jobs', 'BUSINESS-DEVELOPMENT': 'Business Development Jobs', CHEF: 'Culinary Jobs',
+  CONSTRUCTION: 'Skilled Trade Jobs', CONSULTANT: 'Consulting Jobs', DESIGNER: 'Arts and Design Jobs', 'DIGITAL-MEDIA': 'Media and Communication Jobs',
+  ENGINEERING: 'Engineering Jobs', FINANCE: 'Finance Jobs', HEALTHCARE: 'Healthcare Services Jobs', HR: 'Human Resources Jobs',
+  'INFORMATION-TECHNOLOGY': 'Information Technology Jobs', 'PUBLIC-RELATIONS': 'Media and Communication Jobs', SALES: 'Sales Jobs', TEACHER: 'Education Jobs',
+}
+
+/** truth.jsonl's sources, grouped by the kind of document they are */
+const SOURCE_KINDS: Record<string, string> = { 'awesome-cv': 'LaTeX', 'sb2nov-resume': 'LaTeX', 'resumescraper-livecareer': 'LiveCareer', 'resume-corpus-dataset': 'Indeed text' }
+
+/** truth.jsonl's list names -> the scorer's fields, for `partial` */
+const PARTIAL_FIELDS: Record<string, FieldKey> = { titles: 'work_title', companies: 'work_company', degrees: 'edu_degree', institutions: 'edu_institution', skills: 'skills' }
+
+async function evaluate(items: Item[], label: string, embedder?: Embedder | null): Promise<Result[]> {
   const results: Result[] = new Array(items.length)
   let next = 0
   let done = 0
@@ -80,16 +102,18 @@ async function evaluate(items: Item[], label: string): Promise<Result[]> {
       let error: string | undefined
       let ocr: boolean | undefined
       let text: string | undefined
+      let categories: string[] | undefined
       try {
         const read = await readResume(item.bytes, item.contentType)
         ocr = read.ocr
         text = read.text
         parsed = parseResume(read.text)
+        if (embedder && item.category) categories = (await embedResume(parsed, read, embedder)).additional_info.job_categories.map((c) => c.category)
       } catch (e) {
         error = e instanceof Error ? e.message : String(e)
       }
       const score = scoreResume(item.expected, parsed)
-      results[i] = { item, score, error, ocr, ms: Date.now() - t0, text, parsed }
+      results[i] = { item, score, error, ocr, ms: Date.now() - t0, text, parsed, categories }
       done++
       const f1 = prf(sumFields(score.counts)).f1
       process.stderr.write(`${label} [${done}/${items.length}] ${item.name} F1 ${(100 * f1).toFixed(0)}%${error ? ` ERROR ${error}` : ''} (${Date.now() - t0} ms)\n`)
@@ -117,6 +141,20 @@ function groupTable(results: Result[], key: (r: Result) => string, title: string
   return rows.join('\n')
 }
 
+/** Top-1 and top-3 accuracy of additional_info.job_categories against the files' listing categories, per source. */
+function categoryTable(results: Result[]): string {
+  const rows = [`${'category'.padEnd(28)} ${'files'.padStart(5)} ${'top-1'.padStart(7)} ${'top-3'.padStart(7)}`]
+  const scored = results.filter((r) => r.item.category)
+  const sources = [...new Set(scored.map((r) => r.item.layout))].sort()
+  for (const src of sources) {
+    const rs = scored.filter((r) => r.item.layout === src)
+    const top1 = rs.filter((r) => r.categories?.[0] === r.item.category).length
+    const top3 = rs.filter((r) => r.categories?.includes(r.item.category!)).length
+    rows.push(`${src.padEnd(28)} ${String(rs.length).padStart(5)} ${`${top1}`.padStart(3)} ${(top1 / rs.length).toFixed(2)} ${`${top3}`.padStart(3)} ${(top3 / rs.length).toFixed(2)}`)
+  }
+  return rows.join('\n')
+}
+
 function describeMiss(m: Miss): string {
   if (m.expected !== undefined && m.got !== undefined) return `${m.field}: expected "${m.expected}", got "${m.got}"`
   if (m.expected !== undefined) return `${m.field}: missed "${m.expected}"`
@@ -137,7 +175,10 @@ function loadReal(dir: string): Item[] {
   return lines.map((l) => {
     const t = JSON.parse(l) as Record<string, unknown>
     const file = String(t.file)
-    const list = (k: string) => (Array.isArray(t[k]) ? (t[k] as unknown[]).map(String) : undefined)
+    const list = (k: string) => (Array.isArray(t[k]) ? (t[k] as unknown[]).map((x): Alternatives => (Array.isArray(x) ? x.map(String) : String(x))) : undefined)
+    const flat = (k: string) => list(k)?.map((x) => (Array.isArray(x) ? x[0] : x))
+    // skills count for recall only
+    const partial = [...new Set([...(Array.isArray(t.partial) ? (t.partial as string[]) : []), 'skills'])].map((k) => PARTIAL_FIELDS[k]).filter(Boolean)
     const str = (k: string) => (typeof t[k] === 'string' ? (t[k] as string) : undefined)
     const experience = Array.isArray(t.experience) ? (t.experience as { title?: string; company?: string; dates?: string }[]) : undefined
     const expected: Expected = {
@@ -148,12 +189,14 @@ function loadReal(dir: string): Item[] {
       companies: list('companies'),
       degrees: list('degrees'),
       institutions: list('institutions'),
-      skills: list('skills'),
+      skills: flat('skills'),
+      partial,
       work: experience?.map((e) => ({ title: e.title, company: e.company, ...(e.dates ? rangeAlternatives(e.dates) : {}) })),
     }
     const ext = path.extname(file).toLowerCase()
     const contentType = ext === '.pdf' ? 'application/pdf' : ext === '.docx' ? 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' : ext === '.html' || ext === '.htm' ? 'text/html' : ext === '.doc' ? 'application/msword' : 'text/plain'
-    return { name: file, contentType, bytes: readFileSync(path.join(dir, file)), expected, format: ext.slice(1), layout: String(t.source ?? 'real') }
+    const category = typeof t.category === 'string' ? SITE_CATEGORIES[t.category] : undefined
+    return { name: file, contentType, bytes: readFileSync(path.join(dir, file)), expected, format: ext.slice(1), layout: SOURCE_KINDS[String(t.source)] ?? String(t.source ?? 'real'), category }
   })
 }
 
@@ -167,6 +210,7 @@ async function main(argv: string[]) {
       limit: { type: 'string' },
       'no-cache': { type: 'boolean' },
       'real-only': { type: 'boolean' },
+      'no-categories': { type: 'boolean' },
     },
     strict: true,
   })
@@ -175,6 +219,7 @@ async function main(argv: string[]) {
   if (values.limit) files = files.slice(0, Number(values.limit))
   const items: Item[] = files.map((f) => ({ name: f.name, contentType: f.contentType, bytes: f.bytes, expected: f.expected, format: f.format, layout: f.layout }))
   const truths = new Set(files.map((f: { truth: TruthResume }) => f.truth.id))
+  let embedder: Embedder | null = null
   try {
     const t0 = Date.now()
     const results = await evaluate(items, 'generated')
@@ -188,14 +233,21 @@ async function main(argv: string[]) {
 
     if (values.real) {
       const real = loadReal(values.real)
-      const rr = await evaluate(real, 'real')
+      // the job categories need the configured model (EMBEDDING_PROVIDER, `use` by default)
+      embedder = values['no-categories'] ? null : createEmbedder(loadConfig().embedding)
+      const rr = await evaluate(real, 'real', embedder)
       console.log(`\nReal resumes (${values.real}): ${rr.length} files, ${rr.filter((r) => r.error).length} read errors`)
       console.log(formatTable(total(rr)))
-      console.log(`\n${groupTable(rr, (r) => r.item.name, 'by file')}`)
+      console.log(`\n${groupTable(rr, (r) => r.item.layout, 'by source')}`)
+      const sources = [...new Set(rr.map((r) => r.item.layout))].sort()
+      for (const src of sources) console.log(`\n${src}\n${formatTable(total(rr.filter((r) => r.item.layout === src)))}`)
+      if (embedder) console.log(`\n${categoryTable(rr)}`)
+      if (values.verbose) console.log(`\n${groupTable(rr, (r) => r.item.name, 'by file')}`)
       if (values.verbose) printVerbose(rr)
     }
   } finally {
     await closeResumeReaders()
+    await embedder?.close()
   }
 }
 
