@@ -8,6 +8,8 @@
 import type { RawPosting } from '../types.ts'
 import { isObject, keyScore, type Adapter, type Sample } from './adapter.ts'
 import { jsonRecords } from './json-records.ts'
+import { jobTypeFromTerms } from '../transform/job-type.ts'
+import { levelFromBand, levelFromTitle } from '../transform/experience.ts'
 
 /** The keys that tell this file from other flattened feeds. */
 const NHS_KEYS = ['location_locality', 'location_postcode', 'location_country', 'salary_text', 'salary_period', 'company_logo', 'description_html', 'lat', 'lon']
@@ -101,6 +103,24 @@ export function nhsLocation(r: Record<string, unknown>): Pick<RawPosting, 'locat
   }
 }
 
+/**
+ * The job type and level a posting states beyond the feed's fields. employment_type is FULL_TIME
+ * for most postings whatever their terms, so the terms in the title and text win: "Fixed Term/
+ * Secondment – 4 Months", a bank post, "27 hours per week" (job-type.ts, jobTypeFromTerms). The
+ * level is the Agenda for Change band the title, the salary text or the description names first
+ * ("£31,365 - £37,890 per annum (Band 6)" -> Mid), when the title's own ladder words do not
+ * place it (levelFromTitle reads a band or "Staff Nurse" in the title).
+ */
+export function nhsTerms(r: Record<string, unknown>): Pick<RawPosting, 'job_type' | 'experience_level'> {
+  const title = str(r.title) ?? ''
+  const html = str(r.description_html) ?? ''
+  const text = html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;|&#160;/g, ' ')
+  // a volunteer has none of the spec's job types
+  const stated = /\bvolunt(?:eer|ary)\b/i.test(title) ? 'Volunteer' : jobTypeFromTerms(title, text)
+  const level = levelFromBand(title) ?? levelFromBand(str(r.salary_text) ?? '') ?? levelFromBand(text) ?? levelFromTitle(title)
+  return { job_type: stated ?? r.employment_type, experience_level: level ?? undefined }
+}
+
 /** One record as a posting. */
 export function nhsToRaw(r: Record<string, unknown>): RawPosting {
   const industry = str(r.industry)
@@ -111,7 +131,7 @@ export function nhsToRaw(r: Record<string, unknown>): RawPosting {
     job_title: r.title,
     description: r.description_html,
     company: { name: r.company_name, link: r.company_url, logo: r.company_logo, industries: industry ? [industry] : undefined },
-    job_type: r.employment_type,
+    ...nhsTerms(r),
     date_posted: r.date_posted,
     valid_through: r.valid_through,
     salary: r.salary_text,

@@ -67,12 +67,41 @@ export function yoeFromText(text: string): Range | null {
   return null
 }
 
+// "staff" is a rung only on the engineering ladder (Staff Engineer, Staff Data Scientist): a Staff
+// Nurse is newly qualified, a Staff Accountant junior, a Member of Technical Staff anyone.
+const STAFF_RUNG = String.raw`staff(?=\s+(?:[\w/&+.-]+\s+){0,3}?(?:engineer|developer|scientist|designer|architect|researcher|programmer|sre)s?\b)`
+// "Executive" is a level, but an Executive Assistant assists one and an Account Executive sells.
+const EXECUTIVE = String.raw`(?<!account\s)executive(?!\s+(?:assistant|secretary|administrator|officer|chef|housekeeper|pa)\b)`
+
 const LEVEL_WORDS: [RegExp, ExperienceLevel][] = [
-  [/\b(?:c[etfoi]o|chief|vp|svp|evp|avp|vice president|president|director|head of|executive|partner|general manager|managing director)\b/i, 'Executive'],
-  [/\b(?:senior|sr\.?|staff|principal|lead|expert|architect|distinguished)\b/i, 'Senior'],
+  [new RegExp(String.raw`\b(?:c[etfoi]o|chief|vp|svp|evp|avp|vice president|president|director|head of|${EXECUTIVE}|partner|general manager|managing director)\b`, 'i'), 'Executive'],
+  [new RegExp(String.raw`\b(?:senior|sr\.?|${STAFF_RUNG}|principal|lead|expert|architect|distinguished)\b`, 'i'), 'Senior'],
   [/\b(?:mid[- ]?level|mid[- ]senior|intermediate|experienced)\b/i, 'Mid'],
   [/\b(?:junior|jr\.?|associate)\b/i, 'Junior'],
-  [/\b(?:entry[- ]?level|intern(?:ship)?|graduate|new grad|trainee|apprentice|werkstudent|working student|student|beginner)\b/i, 'Entry'],
+  [/\b(?:entry[- ]?level|intern(?:ship)?|graduates?|new (?:college )?grads?|early[- ]career|trainee|apprentice|werkstudent|working student|student|beginner)\b/i, 'Entry'],
+]
+
+/**
+ * UK NHS Agenda for Change pay bands: support roles (bands 1-3), assistant practitioners and newly
+ * qualified professionals (4-5), experienced practitioners (6), specialists and team leaders (7-8d),
+ * directors (9). e.g. "Band 6" -> Mid; "AfC Band 8a" -> Senior; "broadband" -> null
+ */
+export function levelFromBand(text: string): ExperienceLevel | null {
+  const m = /\bband:?\s*([1-9])(?:[a-d](?![a-z]))?(?![\d.,])(?!\s*(?:and|or) (?:below|above))/i.exec(text)
+  if (!m) return null
+  const band = Number(m[1])
+  return band <= 3 ? 'Entry' : band <= 5 ? 'Junior' : band === 6 ? 'Mid' : band <= 8 ? 'Senior' : 'Executive'
+}
+
+// The clinical ladders, read before the generic words: nursing (Staff Nurse, Sister or Charge Nurse,
+// Ward Manager, Matron) and medicine (Foundation doctor, core trainee, Specialty Doctor or
+// Registrar, Consultant). "Senior Staff Nurse" is a band-6 nurse, not a senior hire.
+const CLINICAL: [RegExp, ExperienceLevel][] = [
+  [/\b(?:director of nursing|medical director|clinical director|chief nurse)\b/i, 'Executive'],
+  [/\b(?:(?:locum\s+)?consultant\s+(?:in\b|[a-z]*(?:ist|ian|eon|ine|ics?|ogy)\b|(?:\w+\s+)?(?:physician|surgeon|psychiatrist|radiologist|anaesthetist|paediatrician|nurse|midwife|psychologist|pharmacist|therapist|physiotherapist|orthodontist|dentist))|nurse consultant|ward manager|matron|associate specialist)\b/i, 'Senior'],
+  [/\b(?:senior staff nurse|(?:ward |community |charge )?sister|charge nurse|specialty doctor|speciality doctor|staff grade|(?:specialty |specialist )?registrar|st[3-8])\b/i, 'Mid'],
+  [/\b(?:staff nurse|staff midwife|core (?:medical )?trainee|ct[1-3]|st[12]|senior house officer|sho|junior (?:doctor|clinical fellow))\b/i, 'Junior'],
+  [/\b(?:foundation (?:year|doctor|trainee)|fy[12]|f[12] doctor)\b/i, 'Entry'],
 ]
 
 /**
@@ -88,16 +117,30 @@ export function mapExperienceLevel(value: string): ExperienceLevel | null {
   return null
 }
 
+// A rung number after the role: "Engineer II", "Software Engineer I - Back-end", "Analyst 2 (Remote)";
+// not a band, grade or year ("Band 3 - Health", "Year 2").
+const RUNG_RE = /\b(0|I{1,3}|IV|[1-4])\s*(?:[-–—:,(|/]|$)/
+const NOT_A_RUNG_RE = /\b(?:band|grade|level|tier|step|year|phase|type|class|stage|covid|top)\s*$/i
+
 /**
- * Level from title words; "associate" counts as Junior; "manager" alone says nothing (Account, Case, Store Manager).
+ * Level from title words: a pay band, the clinical ladders, then the generic words; "associate"
+ * counts as Junior; "manager" alone says nothing (Account, Case, Store Manager); "Mid/Senior" is Mid.
  * e.g. "Senior Backend Engineer" -> Senior; "VP of Sales" -> Executive; "Software Engineering Intern"
- * -> Entry; "Backend Engineer" -> null
+ * -> Entry; "Staff Nurse" -> Junior; "Band 6 - Staff Nurse" -> Mid; "Consultant Psychiatrist" -> Senior;
+ * "Software Engineer II – New College Grad" -> Entry; "Engineer I - Platform" -> Junior; "Backend Engineer" -> null
  */
 export function levelFromTitle(title: string): ExperienceLevel | null {
+  const band = levelFromBand(title)
+  if (band) return band
+  for (const [re, level] of CLINICAL) if (re.test(title)) return level
+  if (/\bmid\s*[-/]\s*senior\b/i.test(title)) return 'Mid'
   for (const [re, level] of LEVEL_WORDS) if (re.test(title)) return level
-  if (/\b(?:I|1)\s*$/.test(title)) return 'Junior' // "Engineer I"
-  if (/\b(?:II|2)\s*$/.test(title)) return 'Mid'
-  if (/\b(?:III|IV|3|4)\s*$/.test(title)) return 'Senior'
+  const m = RUNG_RE.exec(title)
+  const rung = m && !NOT_A_RUNG_RE.test(title.slice(0, m.index)) ? m[1] : undefined
+  if (rung === '0') return 'Entry'
+  if (rung === 'I' || rung === '1') return 'Junior'
+  if (rung === 'II' || rung === '2') return 'Mid'
+  if (rung) return 'Senior'
   return null
 }
 

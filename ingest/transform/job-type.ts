@@ -44,3 +44,48 @@ export function jobTypeFromTitle(title: string): JobType | null {
   if (/\bfull[- ]?time\b/i.test(title)) return 'Full Time'
   return null
 }
+
+// A post that is not permanent: UK public-sector terms. "Bank" is work from the staff bank, as and
+// when needed (per diem); a secondment or a locum covers a post for a time. "Bank holidays" and a
+// blood or food bank are not the bank.
+const TEMPORARY_TITLE_RE = /\b(?:bank(?! holidays?)(?<!(?:blood|food|milk|tissue|eye|data) bank)|locum|fixed[- ]term|secondment|temporary|maternity (?:leave|cover))\b/i
+const TEMPORARY_TEXT_RE =
+  /\b(?:fixed[- ]term|secondment|locum (?:post|position|role|contract|basis|cover)|maternity (?:leave )?cover|temporary (?:post|position|role|contract|basis)|bank (?:contracts?|staff(?:ing)?|partners|workers?|shifts?|service))\b/i
+// Weekly hours: "27 hours per week", "Hours: 15", "37.5 hpw", and the fractions of a 37.5-hour week
+// that NHS posts are written in ("18.75 hours", "22.5 hrs") even without "per week"; not "12 hours a
+// day", "within 24 hours" or "a 24 hours service".
+const WEEKLY_HOURS_RE =
+  /\bhours(?: of work| per week)?\s*[:–-]\s*(?:up to\s*)?(\d{1,2}(?:\.\d{1,2})?)\b|(?<![\d.,£])(\d{1,2}(?:\.\d{1,2})?)\s*(?:hours?|hrs?)\s*(?:(?:per|a|each|every|\/)\s*week\b|p\.?\/?w\b|weekly\b)|(?<![\d.,£])(\d{1,2}\.\d{1,2})\s*(?:hours?|hrs?)\b(?!\s*(?:a|per|each)\s*(?:day|shift|night))|(?<![\d.,£])(\d{1,2}(?:\.\d{1,2})?)\s*hpw\b/i
+const WTE_RE = /\b(0?\.\d{1,2})\s*w\.?t\.?e\b/i
+// Consultants' time is counted in programmed activities: 10 PAs is full time.
+const PAS_RE = /\b(\d{1,2}(?:\.\d)?)\s*(?:x\s*)?(?:PAs?|programmed activities)\b(?!\s*(?:a|per)\s*(?:day|month))/
+const PART_TIME_PHRASE_RE = /\b(?:for an? |this (?:is an? )?|the |on an? )part[- ]time\b(?!\s+(?:hours|available|options?|working (?:is|will be) considered))|\bpart[- ]time\s+(?:post|position|role|vacancy|contract|basis)\b/i
+
+/**
+ * The job type a UK public-sector posting states in its title and text, where a feed's
+ * employment type says only FULL_TIME or TEMPORARY: a temporary post first (bank, locum,
+ * fixed term, secondment, maternity cover), then the hours (under 30 a week, a WTE under 1,
+ * under 10 programmed activities or a part-time post: Part Time; 30 hours or more: Full Time).
+ * Null when the text states neither, and the feed's value stands.
+ * e.g. ("Bank Staff Nurse", …) -> 'Contract / Temporary'; (…, "Fixed Term/ Secondment – 4 Months")
+ *      -> 'Contract / Temporary'; ("Advanced Physiotherapist", "… - 27 hours per week") -> 'Part Time';
+ *      (…, "Full-time, 37.5 hours per week") -> 'Full Time'; (…, "25 days holiday plus bank holidays") -> null
+ */
+export function jobTypeFromTerms(title: string, text: string): JobType | null {
+  if (TEMPORARY_TITLE_RE.test(title) || TEMPORARY_TEXT_RE.test(text)) return 'Contract / Temporary'
+  const titleHours = /(?<![\d.])(\d{1,2}(?:\.\d{1,2})?)\s*(?:hours?|hrs?)\b/i.exec(title)
+  const hours = titleHours ? titleHours[1] : (() => {
+    const m = WEEKLY_HOURS_RE.exec(text)
+    return m ? m[1] ?? m[2] ?? m[3] ?? m[4] : null
+  })()
+  if (hours !== null) {
+    const h = Number(hours)
+    if (h >= 1 && h <= 60) return h < 30 ? 'Part Time' : 'Full Time'
+  }
+  const wte = WTE_RE.exec(text)
+  if (wte && Number(wte[1]) < 1) return 'Part Time'
+  const pas = PAS_RE.exec(text)
+  if (pas && Number(pas[1]) < 10 && Number(pas[1]) > 0) return 'Part Time'
+  if (/\bpart[- ]time\b/i.test(title) || PART_TIME_PHRASE_RE.test(text)) return 'Part Time'
+  return null
+}

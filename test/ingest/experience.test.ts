@@ -1,5 +1,5 @@
 import test from 'ava'
-import { yoeFromText, yoeFromGiven, mapExperienceLevel, levelFromTitle, levelFromYoe, educationFromText } from '../../ingest/transform/experience.ts'
+import { yoeFromText, yoeFromGiven, mapExperienceLevel, levelFromBand, levelFromTitle, levelFromYoe, educationFromText } from '../../ingest/transform/experience.ts'
 import { FieldError } from '../../ingest/transform/coerce.ts'
 
 test('years from text', (t) => {
@@ -59,4 +59,47 @@ test('education: the lowest degree mentioned', (t) => {
   t.is(educationFromText('PhD in Machine Learning'), 'Doctorate')
   t.is(educationFromText('High school diploma or GED'), 'High School')
   t.is(educationFromText('No formal requirements'), null)
+})
+
+test('sector ladders: "staff" and "executive" are rungs only where the ladder uses them so', (t) => {
+  const cases: [string, string | null][] = [
+    ['Staff Nurse', 'Junior'],
+    ['Bank Staff Nurse - Molesey', 'Junior'],
+    ['Senior Staff Nurse £3000 Welcome Bonus', 'Mid'],
+    ['Community Sister/Charge Nurse - Aldershot Community', 'Mid'],
+    ['Band 6 - Staff Nurse', 'Mid'],
+    ['Datix Assistant - Band 3 - Health, Safety & Risk', 'Entry'],
+    ['Occupational Therapist - Band 7', 'Senior'],
+    ['Specialty Doctor Community Paediatrics', 'Mid'],
+    ['Consultant Psychiatrist CAMHS', 'Senior'],
+    ['Consultant in Adult Psychiatry - Community', 'Senior'],
+    ['Locum Consultant Respiratory Physician', 'Senior'],
+    ['SAP Consultant', null],
+    ['Staff Software Engineer (Libraries- Platform)', 'Senior'],
+    ['Staff Data Scientist', 'Senior'],
+    ['Member of Technical Staff - Safety', null],
+    ['Staff Accountant', null],
+    ['Executive Assistant', null],
+    ['Account Executive', null],
+    ['Executive Director of Finance', 'Executive'],
+    ['Mid/Senior Dev & SRE roles', 'Mid'],
+    ['Software Engineer II – New College Grad', 'Entry'],
+    ['Software Engineer – New Graduates', 'Entry'],
+    ['Early Career Software Engineer', 'Entry'],
+    ['Software Development Engineer I - Back-end', 'Junior'],
+    ['Software Engineer II - Cloud Infrastructure', 'Mid'],
+    ['Software Engineer 0', 'Entry'],
+    ['Phase 2 - Clinical Trials Coordinator', null],
+  ]
+  for (const [title, level] of cases) t.is(levelFromTitle(title) as string | null, level, title)
+})
+
+test('Agenda for Change bands', (t) => {
+  t.is(levelFromBand('£31,365 - £37,890 per annum (AfC Band 6)'), 'Mid')
+  t.is(levelFromBand('Aligned to AFC Band 8a (Full/Part time)'), 'Senior')
+  t.is(levelFromBand('Recovery Nurse - Band 5Advert'), 'Junior')
+  t.is(levelFromBand('Bank Band 2'), 'Entry')
+  t.is(levelFromBand('Band 9'), 'Executive')
+  t.is(levelFromBand('not applicable for roles band 5 and below'), null)
+  t.is(levelFromBand('fast broadband 5 days a week'), null)
 })

@@ -95,6 +95,7 @@ test('detected by its keys through gzip, and each record mapped to a posting', a
       logo: 'https://www.jobs.nhs.uk/xi/db_image/logo/1021.png', industries: ['Healthcare'],
     },
     job_type: 'FULL_TIME',
+    experience_level: 'Junior',
     date_posted: '2020-10-05T09:12:44+0100',
     valid_through: '2020-12-31T23:59:59+0000',
     salary: '£24,907 - £30,615 per annum',

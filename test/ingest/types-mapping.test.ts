@@ -1,5 +1,5 @@
 import test from 'ava'
-import { mapJobType, jobTypeFromTitle } from '../../ingest/transform/job-type.ts'
+import { mapJobType, jobTypeFromTerms, jobTypeFromTitle } from '../../ingest/transform/job-type.ts'
 import { mapLocationType, inferLocationType } from '../../ingest/transform/location-type.ts'
 import type { JobType, LocationType } from '../../ingest/types.ts'
 
@@ -32,4 +32,27 @@ test('location types', (t) => {
   t.is(inferLocationType({ remote: true, hybrid: false, onsite: false }), 'Remote')
   t.is(inferLocationType({ remote: true, hybrid: true, onsite: false }), 'Hybrid')
   t.is(inferLocationType({ remote: false, hybrid: false, onsite: false }), null)
+})
+
+test('job type from UK public-sector terms: temporary posts first, then the weekly hours', (t) => {
+  const cases: [string, string, JobType | null][] = [
+    ['Bank Staff Nurse', '', 'Contract / Temporary'],
+    ['Physiotherapist', 'We have an opportunity for Band 7 practitioners to join our Bank. Bank Contract', 'Contract / Temporary'],
+    ['Workforce Planning Support Analyst', 'Agenda for Change Band 4. Fixed Term/ Secondment – 4 Months', 'Contract / Temporary'],
+    ['Locum Specialty Doctor in Oral Surgery', 'Full Time (10 Sessions)', 'Contract / Temporary'],
+    ['Staff Nurse', '25 days annual leave plus 8 bank holidays; shifts include bank holidays', null],
+    ['Support Worker', 'WE CAN OFFER FULL TIME, PART TIME, NIGHT ONLY AND BANK POSITIONS.', null],
+    ['Advanced Physiotherapist', 'Advanced Physiotherapist - 27 hours per week', 'Part Time'],
+    ['Associate Practitioner', 'Band 4 Associate Practitioner 18.75 hours An exciting permanent opportunity', 'Part Time'],
+    ['Occupational Therapist - Band 7', 'Band: 7 Hours: 15 hours', 'Part Time'],
+    ['RMN - 25 Hours - Ellesmere Port', '', 'Part Time'],
+    ['Dietitian', 'This part time (0.5wte) post would suit a specialist', 'Part Time'],
+    ['Consultant Psychiatrist', 'The post is for 5 PAs Consultant Post', 'Part Time'],
+    ['Community Sister', 'This post is for a part time experienced nurse', 'Part Time'],
+    ['Dental Nurse', 'an opportunity for a part time Band 4 nurse. This is a Permanent position for 37.5 hours per week', 'Full Time'],
+    ['Registered Nurse', 'This is a Full Time role for 37.5 hours a week. Standard shifts are 12 hours a day', 'Full Time'],
+    ['Speech and Language Therapist', 'With a variety of part time hours available to support work life balance', null],
+    ['Recovery Practitioner', 'Its a 24 hours service department, calls answered within 24 hours', null],
+  ]
+  for (const [title, text, type] of cases) t.is(jobTypeFromTerms(title, text), type, `${title}: ${text}`)
 })
