@@ -11,11 +11,13 @@ import { extractAwards, extractCertifications, extractContent, extractProjects, 
 import { extractLanguages, extractList, isSpokenLanguage } from './extract/lists.ts'
 import { headerTowns } from './extract/places.ts'
 import { extractSkills } from './extract/skills.ts'
+import { repairText } from './repair-text.ts'
 import { splitSections, type Section } from './sections.ts'
 import type { ParsedResume } from './types.ts'
 
 export function parseResume(text: string): ParsedResume {
-  const clean = text.replace(/\u00a0/g, ' ').replace(/[\u200b\ufeff]/g, '').replace(/\f/g, '\n')
+  // a character lost to encoding damage stood between fields: "Accountant Company Name ï¼ City , State"
+  const clean = repairText(text).replace(/[ \t]*\ufffd[ \t]*/g, ' | ').replace(/[\u200b\ufeff]/g, '').replace(/\f/g, '\n')
   const { header, sections } = splitSections(dropPageArtifacts(clean))
   const out: ParsedResume = { version: 'v1' }
   const allLines = clean.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
@@ -108,7 +110,10 @@ export function dropPageArtifacts(text: string): string {
   return lines
     .filter((l) => {
       const t = l.trim()
-      if (/^(-\s*)?(page\s*)?\d+\s*(of|\/)\s*\d+(\s*-)?$|^-?\s*page\s+\d+\s*-?$/i.test(t)) return false
+      // "2 / 3" is a page number, "12/2008" a date
+      const n = t.match(/^(-\s*)?(page\s*)?(\d+)\s*(of|\/)\s*(\d+)(\s*-)?$/i)
+      if (n && Number(n[3]) <= Number(n[5]) && Number(n[5]) < 100) return false
+      if (/^-?\s*page\s+\d+\s*-?$/i.test(t)) return false
       return !((counts.get(key(l)) ?? 0) >= 2 && /(?<!\p{L})(page|r[ée]sum[ée]|curriculum|cv)(?!\p{L})/iu.test(t))
     })
     .join('\n')

@@ -5,7 +5,7 @@
 import { findDateRange } from '../dates.ts'
 import { splitEntries, splitFields, type Entry } from '../entries.ts'
 import type { Education } from '../types.ts'
-import { isPlace, trailingPlace } from './places.ts'
+import { isPlace, splitAtPlaceholder, trailingPlace } from './places.ts'
 import { splitList } from './lists.ts'
 import { hasCompanyWord } from './experience.ts'
 
@@ -23,7 +23,39 @@ const GPA_AFTER_RE = /\b(\d\.\d{1,2}\s*\/\s*(?:4|5|10)(?:\.0+)?)\s*(?:c?gpa)\b/i
  *       GPA: "4.00", start_date: "2012-08", end_date: "2013-12"}
  */
 export function extractEducation(lines: string[]): Education[] {
-  return splitEntries(lines).map(readSchool).filter((e) => e.degree || e.institution)
+  return regroup(splitEntries(lines)).map(readSchool).filter((e) => e.degree || e.institution)
+}
+
+/** A line that opens with a degree: "Associate of Science : Liberal Arts …, 2015 SUNY Adirondack". */
+const DEGREE_START_RE = new RegExp(`^(?:${DEGREE_RE.source.replace(/^\\b/, '')})`, 'i')
+const STRONG_DEGREE_RE = /^(bachelor|master|doctor|associate|diploma|high school|ph\.?\s?d|mba|b\.?\s?sc?\b|m\.?\s?sc?\b|b\.?a\b|m\.?a\b|b\.?tech|m\.?tech|b\.?e\b|m\.?e\b|b\.?com|m\.?com|bca|mca|pgdca|b\.?eng|m\.?eng)/i
+
+/**
+ * Builders write a school's line long (degree, field, year, school and place in one line), which
+ * entries.ts reads as a sentence of the body, and its notes ("Dean's List") short, which it reads
+ * as a header. In education, a body line that opens with a degree starts an entry, and a header of
+ * notes alone (no degree, school or date) belongs to the entry above.
+ * e.g. head [] body ["Associate of Science : … SUNY Adirondack"], head ["Dean's List"] body ["Bachelor of Science : …"]
+ *   -> ["Associate of Science : …"] with the note, then ["Bachelor of Science : …"].
+ */
+function regroup(entries: Entry[]): Entry[] {
+  const out: Entry[] = []
+  for (const e of entries) {
+    let cur: Entry = { head: [...e.head], body: [] }
+    const notesOnly = cur.head.length > 0 && cur.head.every((h) => !DEGREE_RE.test(h) && !INSTITUTION_RE.test(h) && !findDateRange(h))
+    if (notesOnly && out.length) {
+      out[out.length - 1].body.push(...cur.head.map((text) => ({ text, bullet: false })))
+      cur = { head: [], body: [] }
+    }
+    for (const b of e.body) {
+      if (!b.bullet && !b.label && STRONG_DEGREE_RE.test(b.text) && DEGREE_START_RE.test(b.text)) {
+        if (cur.head.length || cur.body.length) out.push(cur)
+        cur = { head: [b.text], body: [] }
+      } else cur.body.push(b)
+    }
+    if (cur.head.length || cur.body.length) out.push(cur)
+  }
+  return out
 }
 
 function readSchool(entry: Entry): Education {
@@ -51,7 +83,7 @@ function readSchool(entry: Entry): Education {
   }
   const fields: string[] = []
   for (const raw of lines) {
-    const parts = splitFields(raw)
+    const parts = splitFields(splitAtPlaceholder(raw)).flatMap(splitDegreeSchool)
     const loc = !ed.location && parts.length ? lineEndPlace(parts[parts.length - 1], startsWithInstitution(parts[0])) : null
     if (loc) {
       ed.location = loc.place
@@ -68,11 +100,16 @@ function readSchool(entry: Entry): Education {
       continue
     }
     // "High School Diploma" names a degree: the degree word ends it
-    if (!ed.institution && INSTITUTION_RE.test(f) && !/^(bachelor|master|doctor)/i.test(f) && !/\b(diploma|certificate|degree)$/i.test(f)) ed.institution = f
+    // "High School Diploma in Business" names a degree too: a field that opens with one is no school
+    const degreeFirst = STRONG_DEGREE_RE.test(f) && (!/^(high|secondary) school\b/i.test(f) || /\b(diploma|certificate|degree)\b/i.test(f))
+    if (!ed.institution && INSTITUTION_RE.test(f) && !degreeFirst && !/^(bachelor|master|doctor)/i.test(f) && !/\b(diploma|certificate|degree)$/i.test(f)) ed.institution = f
     else if (!ed.degree && DEGREE_RE.test(f)) ed.degree = f
     else if (!ed.institution && !DEGREE_RE.test(f)) ed.institution = f
     else if (ed.degree && /^(in|of|major|minor|concentration)\b/i.test(f)) ed.degree += `, ${f}`
   }
+  // a builder repeats the field after the school: "Clayton College of Natural Health Holistic Nutrition"
+  const subject = ed.degree?.match(/\s(?:in|:)\s+(.+)$/)?.[1]
+  if (subject && ed.institution && ed.institution.length > subject.length && ed.institution.endsWith(` ${subject}`)) ed.institution = ed.institution.slice(0, -subject.length - 1).trim()
   for (const b of entry.body) {
     const gpa = b.text.match(GPA_RE) ?? b.text.match(GPA_AFTER_RE)
     if (gpa && !ed.GPA) ed.GPA = gpa[1].trim()
@@ -84,6 +121,44 @@ function readSchool(entry: Entry): Education {
     }
   }
   return ed
+}
+
+/**
+ * Words that end a field of study: "Business Administration", "Accounting", "Animal Nutrition",
+ * "Mathematics", "Biology", "Computer Science". A school's name does not start after one of these.
+ */
+const SUBJECT_END_RE = /^(\p{L}+(ing|tion|sion|ment|ics|ogy|ance|ence|ies|ure|ism|ity)s?|science|sciences|arts|art|law|medicine|business|design|history|english|nursing|commerce|studies)$/iu
+const SCHOOL_WORD_RE = new RegExp(`^${INSTITUTION_RE.source.replace(/^\(\?<!\\p\{L\}\)/, '').replace(/\(\?!\\p\{L\}\)$/, '')}$`, 'iu')
+
+/**
+ * A builder writes a degree, its field and the school in one run: "Master of Science : Educational
+ * Leadership", "Bachelor : Public Administration Barry University", "Masters of Business Administration :
+ * Accounting Keller Graduate School of Management". The degree's " : " becomes " in "; a school named
+ * after the field is cut off where its capitalised name starts, which is after the last word that ends
+ * a field of study ("Administration", "Accounting") or after a small word. A school written first
+ * ("Bachelors : KENNESAW STATE UNIVERSITY") is split off whole.
+ */
+export function splitDegreeSchool(field: string): string[] {
+  const colon = field.match(/^(.+?)\s+:\s+(.+)$/)
+  const degree = colon ? colon[1].trim() : field
+  const rest = colon ? colon[2].trim() : ''
+  if (colon && !DEGREE_RE.test(degree)) return [field]
+  if (!colon && !(DEGREE_RE.test(field) && INSTITUTION_RE.test(field) && /^(bachelor|master|doctor|associate|diploma|certificate|high school|ph\.?\s?d|b\.?\s?s|m\.?\s?s|b\.?a|m\.?a|mba)\b/i.test(field))) return [field]
+  const words = (colon ? rest : field).split(/\s+/)
+  // "High School Diploma" is a degree, not a school: a school word before a degree word does not count
+  const first = words.findIndex((w, i) => SCHOOL_WORD_RE.test(w.replace(/[,.]$/, '')) && (i > 0 || !!colon) && !/^(diploma|certificate|degree)$/i.test(words[i + 1] ?? ''))
+  if (first < 0) return colon ? [`${degree} in ${rest}`] : [field]
+  let start = first
+  while (start > 0) {
+    const w = words[start - 1]
+    if (!/^\p{Lu}/u.test(w) || /[,;]$/.test(w) || w.split(/[/&]/).some((x) => SUBJECT_END_RE.test(x.replace(/[,.]$/, ''))) || (DEGREE_RE.test(w) && !/^(high|secondary|(under|post)?graduate)$/i.test(w))) break
+    start--
+  }
+  if (!colon && start === 0) return [field]
+  const school = words.slice(start).join(' ')
+  const subject = words.slice(0, start).join(' ').replace(/[\s,]+$/, '')
+  if (colon) return subject ? [`${degree} in ${subject}`, school] : [degree, school]
+  return [subject, school]
 }
 
 const CONNECTOR_END = /(?:^|\s)(of|and|in|for|the|at|&|de|da|do|du|des|del|der|di|von|van|y|und|für)$/i

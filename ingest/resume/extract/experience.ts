@@ -7,7 +7,7 @@
 import { findDateRange } from '../dates.ts'
 import { splitEntries, splitFields, type Entry } from '../entries.ts'
 import type { WorkExperience } from '../types.ts'
-import { isPlace, trailingPlace } from './places.ts'
+import { isPlace, splitAtPlaceholder, trailingPlace } from './places.ts'
 import { readTable, type TableRow } from './table.ts'
 
 const TITLE_WORDS = new RegExp(
@@ -131,7 +131,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
         dated = true
       }
     }
-    const parts = splitFields(text)
+    const parts = splitFields(splitAtPlaceholder(text))
     // a place ending the line is taken before commas split the fields: "R.O.K Cyber Command, MND  Seoul, S.Korea"
     const tp = !out.location && parts.length ? trailingPlace(parts[parts.length - 1], towns) : null
     if (tp?.rest) {

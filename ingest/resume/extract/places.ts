@@ -45,8 +45,34 @@ const isArea = (s: string) => US_STATE_RE.test(s) || /^[A-Z]{2,3}$/.test(s) || !
 
 const REMOTE_RE = /^(remote|hybrid|on-?site|worldwide|anywhere)(\s*\(.*\))?$|^remote\s*[-–,(/]/i
 
+/**
+ * The placeholders resume sites put where a town was, when they publish a resume anonymized:
+ * "City , State", "City , State , USA", "City", "State". Matched by their words, so that the
+ * builder's spaced comma or a plain one both read as a place.
+ */
+const PLACEHOLDER_RE = /^(?:City(?:\s*,\s*(?:State|Province|Region|Country))?|State)(?:\s*,\s*(?:[A-Z]{2,3}|\p{Lu}[\p{L} .]{2,30}))?$/u
+const PLACEHOLDER_END_RE = /^(.*?)[\s,|–—-]*\b(City\s*,\s*(?:State|Province|Region|Country)(?:\s*,\s*(?:[A-Z]{2,3}|\p{Lu}[\p{L}.]{2,30}))?)$/u
+export const isPlaceholderPlace = (s: string) => PLACEHOLDER_RE.test(s.trim())
+
+const PLACEHOLDER_IN_RE = /(?:^|[\s|–—-]+)(City\s*,\s*(?:State|Province|Region|Country)(?:\s*,\s*(?:[A-Z]{2,3}|\p{Lu}\p{Ll}+))?)(?=$|[\s|–—-]+)/u
+
+/**
+ * A placeholder inside a line stands between fields: "Company Name City , State Sr Digital Analytics Manager"
+ * -> "Company Name | City , State | Sr Digital Analytics Manager".
+ */
+export function splitAtPlaceholder(line: string): string {
+  return line.replace(PLACEHOLDER_IN_RE, (_m, p: string) => ` | ${p} | `).replace(/^\s*\|\s*|\s*\|\s*$/g, '').trim()
+}
+
+/** "Zephyrhills High School - City , State" -> the placeholder and what comes before it. */
+function placeholder(line: string): { place: string; rest: string } | null {
+  const m = line.trim().match(PLACEHOLDER_END_RE)
+  return m ? { place: m[2], rest: m[1].trim() } : null
+}
+
 /** Whether the whole text is a place. e.g. "Atlanta, GA", "Pilani, India", "London", "Remote". */
 export function isPlace(text: string): boolean {
+  if (isPlaceholderPlace(text)) return true
   // "Milano (Italy)" is written for "Milano, Italy"
   const t = text.trim().replace(/^([^(),]+?)\s*\(([^()]+)\)$/, '$1, $2').replace(/[()]/g, '')
   if (!t || /\d{3,}/.test(t.replace(/\b\d{5}(-\d{4})?\b/, '')) || t.length > 60) return false
@@ -70,7 +96,7 @@ export function isPlace(text: string): boolean {
  * "Birla Institute of Technology and Science Pilani, India" -> "Pilani, India".
  */
 export function trailingPlace(line: string, towns: ReadonlySet<string> = NO_TOWNS): { place: string; rest: string } | null {
-  return orgThenTown(line, true) ?? townAndArea(line, towns) ?? orgThenTown(line, false) ?? remote(line)
+  return placeholder(line) ?? orgThenTown(line, true) ?? townAndArea(line, towns) ?? orgThenTown(line, false) ?? remote(line)
 }
 
 const NO_TOWNS: ReadonlySet<string> = new Set()
