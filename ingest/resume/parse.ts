@@ -11,13 +11,15 @@ import { extractAwards, extractCertifications, extractContent, extractProjects, 
 import { extractLanguages, extractList, isSpokenLanguage } from './extract/lists.ts'
 import { headerTowns } from './extract/places.ts'
 import { extractSkills } from './extract/skills.ts'
+import { isFlattened, reflow } from './reflow.ts'
 import { repairText } from './repair-text.ts'
 import { splitSections, type Section } from './sections.ts'
 import type { ParsedResume } from './types.ts'
 
 export function parseResume(text: string): ParsedResume {
   // a character lost to encoding damage stood between fields: "Accountant Company Name ï¼ City , State"
-  const clean = repairText(text).replace(/[ \t]*\ufffd[ \t]*/g, ' | ').replace(/[\u200b\ufeff]/g, '').replace(/\f/g, '\n')
+  const repaired = repairText(text)
+  const clean = (isFlattened(repaired) ? reflow(repaired) : repaired).replace(/[ \t]*\ufffd[ \t]*/g, ' | ').replace(/[\u200b\ufeff]/g, '').replace(/\f/g, '\n')
   const { header, sections } = splitSections(dropPageArtifacts(clean))
   const out: ParsedResume = { version: 'v1' }
   const allLines = clean.split(/\r?\n/).map((l) => l.trim()).filter(Boolean)

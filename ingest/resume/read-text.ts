@@ -21,13 +21,17 @@ export function decodeText(bytes: Buffer, what: string): string {
   return text
 }
 
-/** Lines with line endings normalized, trailing spaces trimmed and runs of blank lines kept to one. */
+/**
+ * Lines with line endings normalized, trailing spaces trimmed and runs of blank lines kept to one.
+ * Runs of spaces become one, except on a flattened resume's long lines, where two spaces are all
+ * that is left of a line break or a bullet (reflow.ts): there a run stays two spaces.
+ */
 export function textLines(text: string): string[] {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(/\f/g, '\n')
     .split('\n')
-    .map((l) => l.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .map((l) => (l.length > 400 ? l.replace(/[ \t\u00a0]{2,}/g, '  ').replace(/[\t\u00a0]/g, ' ') : l.replace(/[ \t\u00a0]+/g, ' ')).trim())
 }
 
 export function readText(bytes: Buffer): string[] {

@@ -28,7 +28,7 @@ export function extractEducation(lines: string[]): Education[] {
 
 /** A line that opens with a degree: "Associate of Science : Liberal Arts …, 2015 SUNY Adirondack". */
 const DEGREE_START_RE = new RegExp(`^(?:${DEGREE_RE.source.replace(/^\\b/, '')})`, 'i')
-const STRONG_DEGREE_RE = /^(bachelor|master|doctor|associate|diploma|high school|ph\.?\s?d|mba|b\.?\s?sc?\b|m\.?\s?sc?\b|b\.?a\b|m\.?a\b|b\.?tech|m\.?tech|b\.?e\b|m\.?e\b|b\.?com|m\.?com|bca|mca|pgdca|b\.?eng|m\.?eng)/i
+const STRONG_DEGREE_RE = /^(bachelor|master|doctor|associate|diploma|high school|ph\.?\s?d|mba|btech|bsc|msc|b\.?\s?sc?\b|m\.?\s?sc?\b|b\.?a\b|m\.?a\b|b\.?tech|m\.?tech|b\.?e\b|m\.?e\b|b\.?com|m\.?com|bca|mca|pgdca|b\.?eng|m\.?eng)/i
 
 /**
  * Builders write a school's line long (degree, field, year, school and place in one line), which
@@ -143,7 +143,7 @@ export function splitDegreeSchool(field: string): string[] {
   const degree = colon ? colon[1].trim() : field
   const rest = colon ? colon[2].trim() : ''
   if (colon && !DEGREE_RE.test(degree)) return [field]
-  if (!colon && !(DEGREE_RE.test(field) && INSTITUTION_RE.test(field) && /^(bachelor|master|doctor|associate|diploma|certificate|high school|ph\.?\s?d|b\.?\s?s|m\.?\s?s|b\.?a|m\.?a|mba)\b/i.test(field))) return [field]
+  if (!colon && !(DEGREE_RE.test(field) && INSTITUTION_RE.test(field) && (STRONG_DEGREE_RE.test(field) || /^certificate\b/i.test(field)))) return [field]
   const words = (colon ? rest : field).split(/\s+/)
   // "High School Diploma" is a degree, not a school: a school word before a degree word does not count
   const first = words.findIndex((w, i) => SCHOOL_WORD_RE.test(w.replace(/[,.]$/, '')) && (i > 0 || !!colon) && !/^(diploma|certificate|degree)$/i.test(words[i + 1] ?? ''))

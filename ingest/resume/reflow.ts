@@ -1,0 +1,160 @@
+/**
+ * Flattened resumes: text with (almost) no line breaks, as pasted from a web page or extracted by
+ * another tool, often with its punctuation stripped. Job sites' exports keep one trace of the
+ * layout: two spaces where a line, a bullet or a separator was. This module puts the lines back, so
+ * that the ordinary section, entry and field readers can work on them.
+ *
+ * e.g. "… Work Experience Cloud Intern Earth Solutions  Pune Maharashtra May 2021 to August 2021
+ *       Implemented IAM roles  Created EC2 instances IoT Developer Arohan Systems  Pune July 2019 to June 2020 …
+ *       Education Master of Science in Computer Science University of Michigan  Dearborn MI 2021 …"
+ *   -> "Work Experience" / "Cloud Intern | Earth Solutions" / "Pune Maharashtra May 2021 to August 2021" /
+ *      "• Implemented IAM roles" / "• Created EC2 instances" / "IoT Developer | Arohan Systems" / … /
+ *      "Education" / "Master of Science in Computer Science University of Michigan" / "Dearborn MI 2021"
+ *
+ * Three steps, each a heuristic with its fallback:
+ * 1. headings: a known heading's words in title case inside the running text ("Work Experience",
+ *    "Education", "Skills"): the experience heading at its first appearance, the others at their
+ *    first appearance after it (a summary that praises "interpersonal Skills" is no section).
+ * 2. segments: two spaces or more end a segment; a date range ends one too, so the next entry's
+ *    first words ("… to Present Bachelor of Engineering …") start a line of their own.
+ * 3. entry headers: a segment followed by a dated one holds the next entry's title and employer,
+ *    after the previous entry's last bullet: the title is cut out around its last role word
+ *    ("Developer"), with at most three capitalised words before it, and the employer follows it.
+ */
+import { findDateRange } from './dates.ts'
+import { hasTitleWord } from './extract/experience.ts'
+import { foldHeading, headingKind, type SectionKind } from './sections.ts'
+
+/** At most this many characters per line on average, or the text is flattened. */
+const FLAT_LINE_CHARS = 400
+
+export function isFlattened(text: string): boolean {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '')
+  return text.length >= 300 && text.length / Math.max(1, lines.length) > FLAT_LINE_CHARS
+}
+
+type Heading = { index: number; length: number; kind: SectionKind }
+
+const ONE_WORD_HEADINGS = new Set(['Experience', 'Education', 'Skills', 'Certifications', 'Certification', 'Languages', 'Awards', 'Projects', 'Publications'])
+const CAP_WORD = /^(\p{Lu}[\p{L}&]*|and|&|of)$/u
+
+/** Known headings in the running text: word runs of one to three capitalised words. */
+function findHeadings(text: string): Heading[] {
+  const words = [...text.matchAll(/\S+/g)]
+  const found: Heading[] = []
+  for (let i = 0; i < words.length; i++) {
+    if (!/^\p{Lu}/u.test(words[i][0])) continue
+    for (let n = 3; n >= 1; n--) {
+      const run = words.slice(i, i + n)
+      if (run.length < n || !run.every((w) => CAP_WORD.test(w[0])) || !/^\p{Lu}/u.test(run[n - 1][0])) continue
+      const phrase = run.map((w) => w[0]).join(' ')
+      const kind = headingKind(foldHeading(phrase))
+      // one-word headings only for the sections every resume has: "Summary" or "Profile" inside a sentence is a word
+      if (!kind || (n === 1 && !ONE_WORD_HEADINGS.has(phrase))) continue
+      found.push({ index: run[0].index!, length: phrase.length, kind })
+      i += n - 1
+      break
+    }
+  }
+  const exp = found.find((h) => h.kind === 'experience')
+  const seen = new Set<SectionKind>()
+  return found.filter((h) => {
+    if (exp && h.index < exp.index) return false
+    if (seen.has(h.kind)) return false
+    seen.add(h.kind)
+    return true
+  })
+}
+
+/** "… to Present Bachelor of …" -> ["… to Present", "Bachelor of …"]: what follows a date range starts a line. */
+function splitAfterDates(seg: string): string[] {
+  const out: string[] = []
+  let rest = seg
+  for (let k = 0; k < 10; k++) {
+    const m = rest.match(/^(.*?\b(?:(?:19|20)\d\d|Present|Current|Now|Till Date)\b)\s+(\p{Lu}.*)$/u)
+    if (!m || !findDateRange(m[1]) || findDateRange(m[2])?.rest === '') break
+    const r = findDateRange(m[1])!
+    if (!r.end_date && !r.start_date) break
+    out.push(m[1])
+    rest = m[2]
+  }
+  out.push(rest)
+  return out
+}
+
+/**
+ * "Explored AWS Lambda Amazon Polly IoT Core Software Developer Arohan Systems" -> the bullet's
+ * tail "Explored AWS Lambda Amazon Polly", and "IoT Core Software Developer | Arohan Systems".
+ */
+function cutHeader(seg: string): { tail: string; header: string } {
+  const words = seg.split(/\s+/)
+  let role = -1
+  for (let i = words.length - 2; i >= 0; i--) {
+    if (hasTitleWord(words[i]) && /^\p{Lu}/u.test(words[i]) && /^\p{Lu}/u.test(words[i + 1] ?? '')) {
+      role = i
+      break
+    }
+  }
+  // no role word: a short segment is all header, a long one all body
+  if (role < 0) return words.length <= 8 ? { tail: '', header: seg } : { tail: seg, header: '' }
+  let start = role
+  while (start > 0 && role - start < 3 && /^(\p{Lu}|[&/])/u.test(words[start - 1]) && !/^(I|A|The)$/.test(words[start - 1])) start--
+  // "Senior Software Engineer" keeps its modifiers even when the bullet before it ends in capitals
+  const title = words.slice(start, role + 1).join(' ')
+  const company = words.slice(role + 1).join(' ')
+  return { tail: words.slice(0, start).join(' '), header: company ? `${title} | ${company}` : title }
+}
+
+/** Lines back into a flattened resume's text. */
+export function reflow(text: string): string {
+  const flat = text.replace(/\s*\r?\n\s*/g, '  ')
+  const headings = findHeadings(flat)
+  const out: string[] = []
+  const bodies: { kind: SectionKind | 'header'; text: string }[] = []
+  let pos = 0
+  let kind: SectionKind | 'header' = 'header'
+  for (const h of headings) {
+    bodies.push({ kind, text: flat.slice(pos, h.index) })
+    out.length = 0
+    bodies.push({ kind: h.kind, text: '' })
+    kind = h.kind
+    pos = h.index + h.length
+    bodies[bodies.length - 1].text = flat.slice(h.index, h.index + h.length)
+  }
+  bodies.push({ kind, text: flat.slice(pos) })
+  const lines: string[] = []
+  let inHeading = false
+  for (let b = 0; b < bodies.length; b++) {
+    const { kind: k, text: t } = bodies[b]
+    // every second item after the first is a heading's own text
+    inHeading = b > 0 && b % 2 === 1
+    if (inHeading) {
+      lines.push('', t.trim())
+      continue
+    }
+    const segs = t.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean).flatMap(splitAfterDates)
+    if (k === 'experience') lines.push(...experienceLines(segs))
+    else lines.push(...segs)
+  }
+  return lines.join('\n')
+}
+
+/** An experience section's segments: each dated one, with the header before it, starts an entry; the rest are bullets. */
+function experienceLines(segs: string[]): string[] {
+  const out: string[] = []
+  const dated = segs.map((s) => !!findDateRange(s) && (findDateRange(s)!.rest.split(/\s+/).length <= 5))
+  for (let i = 0; i < segs.length; i++) {
+    if (dated[i]) {
+      out.push(segs[i])
+      continue
+    }
+    if (dated[i + 1]) {
+      const { tail, header } = cutHeader(segs[i])
+      if (tail) out.push(`• ${tail}`)
+      if (header) out.push('', header)
+      continue
+    }
+    out.push(`• ${segs[i]}`)
+  }
+  return out
+}
