@@ -4,7 +4,8 @@
  * Times, Courier or an embedded Unicode font), image-only PDFs (the same layouts drawn on an
  * @napi-rs/canvas at 150-200 dpi, placed as one PNG per page, no text layer), DOCX from
  * `docx` (paragraphs with right tab stops, a two-cell sidebar table, experience as a table),
- * HTML and plain text. DOC is not produced: nothing installed writes the binary Word format.
+ * HTML and plain text, and two shapes of real resumes as text: flattened (one line, punctuation
+ * stripped, as job sites export) and a builder's layout with its encoding damage. DOC is not produced: nothing installed writes the binary Word format.
  *
  * Each file also carries `expected`: what a parser can know from that file. A date written
  * "Summer 2019" only says the year (or a summer month), a name written in capitals is expected
@@ -666,6 +667,62 @@ function renderText(m: Model, underlined: boolean): string {
   return out.join('\n') + '\n'
 }
 
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December']
+const monthYear = (d: YearMonth) => `${MONTH_NAMES[d.month - 1]} ${d.year}`
+const mmYYYY = (d: YearMonth) => `${String(d.month).padStart(2, '0')}/${d.year}`
+/** What a job site's export leaves of a line: no punctuation, two spaces where the line ended. */
+const stripPunct = (s: string) => s.replace(/[^\p{L}\p{N}\s]+/gu, '').replace(/\s+/g, ' ').trim()
+
+/**
+ * A resume as job sites export it and other tools extract it: one line, punctuation stripped,
+ * two spaces where a line break or a bullet was; "Title Company  Town Region Month YYYY to Month YYYY".
+ */
+function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
+  const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Work Experience']
+  for (const w of t.work) {
+    parts.push(`${stripPunct(w.title)} ${stripPunct(w.company)}`, `${stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`, ...w.bullets.map(stripPunct))
+  }
+  parts.push('Education')
+  for (const e of t.education) parts.push(`${stripPunct(e.degree)} ${stripPunct(e.institution)}`, `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`)
+  parts.push('Skills', ...t.skills.flatMap((g) => g.items.map(stripPunct)))
+  return {
+    text: `${parts.join('  ')}\n`,
+    expected: {
+      titles: t.work.map((w) => stripPunct(w.title)),
+      companies: t.work.map((w) => stripPunct(w.company)),
+      degrees: t.education.map((e) => stripPunct(e.degree)),
+      institutions: t.education.map((e) => stripPunct(e.institution)),
+    },
+  }
+}
+
+/**
+ * A resume builder's rendering as resume sites publish it: "Company - Title Town , Region MM/YYYY - Current",
+ * "Degree : Field , YYYY School ï¼ Town , Region", with UTF-8 read as windows-1252 left in ("Â", "â€“", and a
+ * full-width comma whose last byte was lost).
+ */
+function renderBuilder(t: TruthResume, r: Rng): { text: string; expected: Expected } {
+  const damage = (s: string) => s.replace(/ /g, () => (r.chance(0.05) ? 'Â ' : ' ')).replace(/ - /g, ' â€“ ')
+  const place = (s: string) => s.replace(/\s*,\s*/g, ' , ')
+  const out: string[] = [t.name, t.work[0].title.toUpperCase(), 'Professional Summary', damage(t.summary), 'Work History']
+  for (const w of t.work) {
+    const dates = `${mmYYYY(w.start)} - ${w.end ? mmYYYY(w.end) : 'Current'}`
+    out.push(r.chance(0.5) ? `${w.company} - ${w.title} ${place(w.location)} ${dates}` : `${w.title} ${dates} ${w.company} ï¼ ${place(w.location)}`)
+    out.push(...w.bullets.map(damage))
+  }
+  out.push('Education')
+  for (const e of t.education) {
+    const m = e.degree.match(/^(.+?) in (.+)$/)
+    const degree = m ? `${m[1]} : ${m[2]}` : e.degree
+    out.push(`${degree} , ${e.end.year} ${e.institution} ï¼ ${place(e.location)}`)
+  }
+  out.push('Skills', ...t.skills.flatMap((g) => g.items))
+  return {
+    text: `${out.join('\n')}\n`,
+    expected: { titles: t.work.map((w) => w.title), companies: t.work.map((w) => w.company), degrees: t.education.map((e) => e.degree), institutions: t.education.map((e) => e.institution) },
+  }
+}
+
 // ---------------------------------------------------------------- corpus
 
 export type PlanItem = { truthIndex: number; format: Format; layout: string }
@@ -686,6 +743,7 @@ export function corpusPlan(truthCount: number): PlanItem[] {
     plan.push({ truthIndex: i, format: 'docx', layout: `docx-${DOCX_LAYOUTS[i % DOCX_LAYOUTS.length]}` })
     plan.push({ truthIndex: i, format: 'html', layout: i % 2 ? 'html-experience-table' : 'html-semantic' })
     plan.push({ truthIndex: i, format: 'text', layout: i % 2 ? 'text-underlined' : 'text-plain' })
+    plan.push({ truthIndex: i, format: 'text', layout: i % 2 ? 'text-builder' : 'text-flattened' })
     if (i % 8 === 0) plan.push({ truthIndex: i, format: 'image-pdf', layout: `image-${IMAGE_LAYOUTS[(i / 8) % IMAGE_LAYOUTS.length]}` })
   }
   return plan
@@ -711,7 +769,13 @@ export async function renderOne(t: TruthResume, item: PlanItem, seed = 7): Promi
     }
     case 'docx': return out(await renderDocx(m, item.layout.slice(5) as DocxLayout, r.pick(['Calibri', 'Arial', 'Times New Roman', 'Cambria'])), 'docx')
     case 'html': return out(Buffer.from(renderHtml(m), 'utf8'), 'html')
-    case 'text': return out(Buffer.from(renderText(m, item.layout === 'text-underlined'), 'utf8'), 'txt')
+    case 'text': {
+      if (item.layout === 'text-flattened' || item.layout === 'text-builder') {
+        const { text, expected } = item.layout === 'text-flattened' ? renderFlattened(t) : renderBuilder(t, r)
+        return { ...out(Buffer.from(text, 'utf8'), 'txt'), expected }
+      }
+      return out(Buffer.from(renderText(m, item.layout === 'text-underlined'), 'utf8'), 'txt')
+    }
   }
 }
 
