@@ -86,6 +86,22 @@ const ARRANGEMENT = /\b(?:remote|on[- ]?site|hybrid|wfh|in[- ]office|in[- ]perso
 const URL_LIKE = /https?:\/\/|\bwww\.|^[\w.-]+\.(?:com|io|ai|co|org|net|dev|app|jobs|xyz|tech|so)(?:\/\S*)?$/i
 const SALARY_LIKE = /[$€£]\s?\d|\b\d{2,3}\s?k\b/i
 
+// HN's names for places the gazetteer reads otherwise ("Bay Area" alone is Somalia's Bay region).
+const HN_PLACES: [RegExp, string][] = [[/^(?:the\s+)?(?:sf\s+|san francisco\s+)?bay\s+area(?:,\s*(?:ca|california))?$/i, 'San Francisco, CA']]
+
+/**
+ * One header field of places as location alternatives: "Hoboken, NJ and Dublin, Ireland" ->
+ * ["Hoboken, NJ", "Dublin, Ireland"]; "ONSITE (partial WFH)" -> ["Hybrid"]; "Bay Area" ->
+ * ["San Francisco, CA"]. Split on "and"/"&" only between places that each name their region or
+ * country ("San Francisco & San Diego, CA" is left to the place parser).
+ */
+function hnPlaces(field: string): string[] {
+  if (/\bon[- ]?site\b/i.test(field) && /\bpartial(?:ly)?\s+(?:wfh|remote)\b|\bpart(?:ly)?[- ]remote\b/i.test(field)) return ['Hybrid']
+  const parts = field.split(/\s+(?:and|&)\s+/i)
+  const each = parts.length > 1 && parts.every((p) => p.includes(',')) ? parts : [field]
+  return each.map((p) => HN_PLACES.find(([re]) => re.test(p.trim()))?.[1] ?? p)
+}
+
 type HnHeader = { company: string; title?: string; places: string[]; jobTypes: string[]; salary?: string }
 
 /**
@@ -109,38 +125,115 @@ export function hnHeader(html: string): HnHeader | null {
   // "Gaia Platform ( https://www.gaiaplatform.io )", "Channable - https://www.channable.com"
   const company = fields[0].replace(/\(\s*(?:https?:\/\/|www\.)[^)]*\)|\s+-\s+(?:https?:\/\/|www\.)\S*$/g, '').trim()
   const out: HnHeader = { company, places: [], jobTypes: [] }
-  for (const f of fields.slice(1)) {
-    if (URL_LIKE.test(f) || f.includes('@') || /\bvisas?\b/i.test(f)) continue
+  for (const raw of fields.slice(1)) {
+    // "Full-time, Onsite, Visa": the visa note goes, the rest still says something
+    const f = raw.replace(/\b(?:(?:can )?(?:sponsor(?:s|ship)?|support)\s+)?visas?(?:\s+(?:sponsorship|support|ok|available))?\b/gi, '').replace(/^[\s,;/&-]+|[\s,;/&-]+$/g, '')
+    if (!f || URL_LIKE.test(f) || f.includes('@')) continue
     if (SALARY_LIKE.test(f)) out.salary ??= f
     else if (ROLE.test(f.replace(JOB_TYPE, ''))) out.title ??= f
     // a sentence ("At Ad Hoc we build government digital services …") is not a field
     else if (f.split(/\s+/).length > 8) continue
     else {
-      if (JOB_TYPE.test(f)) out.jobTypes.push(f)
-      // "Full-time, Onsite": a job type that also says where; "Berlin" or "REMOTE (US)": a place
-      if (ARRANGEMENT.test(f) || !JOB_TYPE.test(f)) out.places.push(f.replace(JOB_TYPES, '').replace(/^[\s,;/&-]+|[\s,;/&-]+$/g, ''))
+      // the job-type words alone: "flow.io/careers / Full-time Onsite" says Full-time
+      out.jobTypes.push(...(f.match(JOB_TYPES) ?? []))
+      // what is left is a place or an arrangement: "Bay Area Full-time" -> "Bay Area", "REMOTE (US)"
+      const rest = f.replace(JOB_TYPES, '').replace(/\s{2,}/g, ' ').replace(/^[\s,;/&-]+|[\s,;/&-]+$/g, '')
+      if (rest) out.places.push(...hnPlaces(rest))
     }
   }
   return out
 }
 
+/** A record that is no job posting, rejected with this reason rather than read as one. */
+export class NotAPosting extends Error {}
+
+// Words that open a comment's sentence, not a company's name: "Hey, a friendly note", "But you don't …".
+const NOT_A_NAME = /^(?:hey|hi|hello|i|i'm|i've|we|we're|my|our|is|are|but|just|love|nobody|does|do|anyone|thanks|this|the|please|if|why|what|how|any|so|also|note|senior|junior|remote|onsite|full[- ]time|machine)\b/i
+const NAME = String.raw`[A-Z0-9][\w.&'’-]*(?:\s+(?:[A-Z0-9][\w.&'’-]*|of|and|for|&)){0,3}`
+// "Shopify is hiring …", "Density (density.io) is actively looking …", "Chainlink - https://chain.link",
+// "LearnerShape, AI-driven workforce skills startup", "Daily Harvest looking for …"
+const LEADING_NAME_RE = new RegExp(String.raw`^(${NAME}?)\s*(?:\([^)]{0,120}\)\s*)?(?:,\s|\s-\s|:\s|(?:[Ii]s|[Aa]re)\s+(?:hiring|looking|searching|seeking|a|an|the|actively|currently|building|now|growing)\b|(?:looking|hiring|seeking|searching)\b)`)
+// "We're hiring a ton at Coinbase (https://coinbase.com)", "My team at EverQuote (Cambridge, MA)"
+const AT_NAME_RE = new RegExp(String.raw`\b(?:at|join)\s+(${NAME})(?=\s*[(,.]|\s+(?:is|are|we)\b)`)
+const CAREERS_HOST_RE = /https?:\/\/(?:jobs|careers)\.([a-z0-9-]{2,40})\.(?:com|io|co|org|net)\b/i
+
+/**
+ * The company of a comment without a header, from its first sentence's conventions: a leading
+ * name followed by "is hiring", "(link)", " - " or ","; "at <Name> (" or "join <Name>"; else a
+ * company careers site it links to (jobs.apple.com -> Apple). Null for a comment that names none
+ * (a reply, a note to readers): such a comment is no posting.
+ * e.g. "Shopify is hiring for all R&D roles at https://…" -> "Shopify";
+ *      "I've previously applied at Alto and have yet to receive a response..." -> null
+ */
+export function hnProseCompany(textOfComment: string): string | null {
+  const first = textOfComment.replace(/\s+/g, ' ').trim().slice(0, 300)
+  const lead = LEADING_NAME_RE.exec(first)?.[1]
+  if (lead && !NOT_A_NAME.test(lead) && !ROLE.test(lead)) return lead.trim()
+  const at = AT_NAME_RE.exec(first)?.[1]
+  if (at && !ROLE.test(at)) return at.trim()
+  const host = CAREERS_HOST_RE.exec(first)?.[1]
+  return host ? host.charAt(0).toUpperCase() + host.slice(1) : null
+}
+
+// "Role: Principal Software Engineer Descripton: …": a header without a role names it in the text
+const ROLE_LINE_RE = /\b(?:role|position|job title)\s*:\s*([^<\n]{3,80}?)(?=\s+(?:descr\w*|location|about|responsibilities|requirements|salary|team)\s*:|\s*<|\n|$)/i
+
 function hn(r: Json, raw: Json, base: RawPosting): RawPosting {
   const html = text(raw.text)
   const header = html ? hnHeader(html) : null
-  if (!html || !header) return { ...base, job_type: undefined, description: html ?? base.description }
+  if (!html || !header) {
+    // the collector names the company by the comment's first 100 characters: a sentence, not a name
+    const company = html ? hnProseCompany(htmlText(html)) : base.company?.name
+    if (!company) throw new NotAPosting('Hacker News comment without a "Company | Role | Place" header or a company named in its first sentence: a reply or a note, not a posting')
+    return { ...base, company: { name: company }, location_raw: undefined, job_type: undefined, description: html ?? base.description }
+  }
+  const roleLine = header.title ? undefined : ROLE_LINE_RE.exec(html.slice(0, 1500))?.[1]
   return {
     ...base,
     // a header naming no role ("Point (YC W19) | San Francisco, CA | Onsite | https://www.point.app") hires for
     // whatever the comment goes on to list; the collector's title is then its other fields run together
-    job_title: header.title ?? 'Various roles',
+    job_title: header.title ?? (roleLine ? htmlText(roleLine) : 'Various roles'),
     company: { name: header.company },
     description: html,
-    location_raw: header.places.length ? header.places.join('; ') : base.location_raw,
+    // without places in the header the collector's location is its title: nothing. The collector's
+    // arrangement stands ("Onsite (remote while quarantine is in effect)" is onsite), but for
+    // "ONSITE (partial WFH)", which it reads as onsite
+    location_raw: header.places.length ? header.places.join('; ') : undefined,
+    location_type: header.places.includes('Hybrid') ? 'Hybrid' : base.location_type,
     // the collector marks nearly every comment full-time, even when it says nothing: only the header counts
     job_type: header.jobTypes.length ? header.jobTypes.join(', ') : undefined,
     salary: base.salary_range ? undefined : header.salary,
     date_posted: base.date_posted ?? isoFromEpoch(raw.created_at_i),
   }
+}
+
+// Arbeitnow's `remote` is true only for fully remote posts; its offices' postings say hybrid or
+// on-site in the text, in German or English. LinkedIn's "#LI-Hybrid" tags are the poster's
+// default, often on a driver's or mechanic's post: not read.
+const HYBRID_TEXT_RE =
+  /\bhybrid\b|\bhome[- ]?office\b|\bmobile[sn]? arbeiten\b|\bremote[- ]möglich\b|\b(?:possibilit(?:y|ies)|option|opportunit(?:y|ies))\s+(?:to|of)\s+work(?:ing)?\s+(?:from home|remotely)\b|\bwork from home \(optional\)/i
+const ONSITE_TEXT_RE = /\boffice[- ]first\b|\bvor ort\b(?! (?:und|oder) remote)|\bin[- ]office (?:role|position|job)\b|\bon[- ]?site (?:role|position|job)\b/i
+
+/**
+ * An Arbeitnow posting's arrangement as its text states it: "🏠 Hybrid / Remote möglich", "Home
+ * Office und Workation-Möglichkeiten", "mobiles Arbeiten" -> Hybrid; "office-first culture" ->
+ * In-Person; else null (the board's flag stands).
+ */
+export function arbeitnowArrangement(html: string): 'Hybrid' | 'In-Person' | null {
+  const t = html.replace(/#LI-\w+/gi, ' ')
+  if (HYBRID_TEXT_RE.test(t)) return 'Hybrid'
+  if (ONSITE_TEXT_RE.test(t)) return 'In-Person'
+  return null
+}
+
+// "LOCATION: Remote US" in a description whose board left the location empty; a sentence
+// ("Location: We prioritise candidates who are based in Dubai …") is not one.
+const LOCATION_LINE_RE = /\blocation\s*:\s*([^\n<.;]{2,40}?)\s*(?:<|\n|$|\.\s)/i
+
+function locationLine(html: string | undefined): string | undefined {
+  // "<strong>LOCATION: </strong><em>Remote US</em></p>": the markup around the label goes, line ends stay
+  const m = html ? LOCATION_LINE_RE.exec(html.slice(0, 20_000).replace(/<\/?(?:strong|b|em|i|span|u)\b[^>]*>/gi, '')) : null
+  return m && m[1].trim().split(/\s+/).length <= 4 ? m[1].trim() : undefined
 }
 
 /** Each board's raw JSON over the flattened fields. */
@@ -149,7 +242,7 @@ const FROM_RAW: Record<string, (r: Json, raw: Json, base: RawPosting) => RawPost
   arbeitnow: (r, raw, base) => ({
     ...base,
     description: text(raw.description) ?? base.description,
-    location_type: raw.remote === true ? 'Remote' : base.location_type,
+    location_type: arbeitnowArrangement(text(raw.description) ?? '') ?? (raw.remote === true ? 'Remote' : base.location_type),
     job_type: list(raw.job_types).length ? list(raw.job_types) : base.job_type,
     date_posted: base.date_posted ?? isoFromEpoch(raw.created_at),
   }),
@@ -159,7 +252,7 @@ const FROM_RAW: Record<string, (r: Json, raw: Json, base: RawPosting) => RawPost
     return {
       ...base,
       description: text(raw.description) ?? base.description,
-      location_raw: remoteScope(text(raw.location) ?? text(base.location_raw), { split: false }),
+      location_raw: remoteScope(text(raw.location) ?? text(base.location_raw) ?? locationLine(text(raw.description)), { split: false }),
       location_type: 'Remote',
       // RemoteOK states yearly USD; 0 means not given
       salary_range: min || max ? { min: min ?? null, max: max ?? null, currency: 'USD', period: 'yearly' } : base.salary_range,
@@ -263,7 +356,17 @@ async function* read(records: AsyncIterable<{ n: number; value?: unknown; error?
   for await (const r of records) {
     if (r.error !== undefined) yield { line: r.n, error: r.error }
     else if (!isObject(r.value)) yield { line: r.n, error: 'not a JSON object' }
-    else yield { line: r.n, raw: remoteBoardsRecord(r.value) }
+    else {
+      let raw: RawPosting
+      try {
+        raw = remoteBoardsRecord(r.value)
+      } catch (e) {
+        if (!(e instanceof NotAPosting)) throw e
+        yield { line: r.n, error: e.message }
+        continue
+      }
+      yield { line: r.n, raw }
+    }
   }
 }
 

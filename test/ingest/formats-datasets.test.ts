@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib'
 import { boardFromUrl } from '../../ingest/formats/board-name.ts'
 import { openFeed, readSample } from '../../ingest/formats/index.ts'
 import { newgradListings } from '../../ingest/formats/newgrad-listings.ts'
-import { hnHeader, remoteBoards, remoteScope } from '../../ingest/formats/remote-boards.ts'
+import { arbeitnowArrangement, hnHeader, hnProseCompany, remoteBoards, remoteBoardsRecord, remoteScope } from '../../ingest/formats/remote-boards.ts'
 import { postingsJson, postingsJsonl } from '../../ingest/formats/postings.ts'
 import { ingest } from '../../ingest/pipeline.ts'
 import type { ReadItem } from '../../ingest/read.ts'
@@ -247,11 +247,48 @@ test('the HN header line: company, role, places, job type; a line of prose is no
     company: 'CodeWeavers', title: 'Wine, 3D Graphics, and General Open Source Developers', places: ['St Paul, MN, USA', 'REMOTE'], jobTypes: ['Full Time'],
   })
   t.like(hnHeader('Kolonial.no / Senior Software Engineers / Fulltime / On-site / Oslo, Norway'), { company: 'Kolonial.no', title: 'Senior Software Engineers', places: ['On-site', 'Oslo, Norway'] })
-  t.like(hnHeader('Gaia Platform ( https://www.gaiaplatform.io ) | Bellevue (Seattle) | Full-time, onsite | VISA'), { company: 'Gaia Platform', places: ['Bellevue (Seattle)', 'onsite'], jobTypes: ['Full-time, onsite'] })
+  t.like(hnHeader('Gaia Platform ( https://www.gaiaplatform.io ) | Bellevue (Seattle) | Full-time, onsite | VISA'), { company: 'Gaia Platform', places: ['Bellevue (Seattle)', 'onsite'], jobTypes: ['Full-time'] })
   t.like(hnHeader('<p><pre><code>  AdGear - ONSITE - Backend Engineer (Erlang, C, Rust, Go) - Montreal - FullTime\n  AdGear - ONSITE - Data Engineer'), { company: 'AdGear', title: 'Backend Engineer (Erlang, C, Rust, Go)' })
   t.is(hnHeader('Just as a word of encouragement: I have done all my interviews remotely and got an offer.'), null)
   t.is(remoteScope('Time zone: CET (+/- 3 hours)'), 'Remote')
   t.is(remoteScope(['Germany', 'Austria']), 'Remote - Germany; Remote - Austria')
+})
+
+test('HN: job-type words, places joined by "and", the Bay Area, partial WFH; a company from a prose comment, and a reply is no posting', async (t) => {
+  t.like(hnHeader('Flow Commerce | Hoboken, NJ and Dublin, Ireland | Senior Backend | flow.io/careers / Full-time Onsite (remote until things normalize)'), {
+    places: ['Hoboken, NJ', 'Dublin, Ireland', 'flow.io/careers / Onsite (remote until things normalize)'], jobTypes: ['Full-time'],
+  })
+  t.like(hnHeader('Course Hero | Redwood City, CA | Various Engineering roles | Full-time, Onsite, Visa'), { places: ['Redwood City, CA', 'Onsite'], jobTypes: ['Full-time'] })
+  t.like(hnHeader('Polarr | Frontend, Backend, Data Eng, PM | Bay Area Full-time'), { places: ['San Francisco, CA'], jobTypes: ['Full-time'] })
+  t.like(hnHeader('Apollo Fusion | Power Electronics Engineer | Full-Time | ONSITE (partial WFH) | SF Bay Area, CA |'), { places: ['Hybrid', 'San Francisco, CA'] })
+  t.is(hnProseCompany('Shopify is hiring for all R&D roles at https://www.shopify.com/careers'), 'Shopify')
+  t.is(hnProseCompany('Density (density.io) is actively looking for a contract to hire DevOps engineer.'), 'Density')
+  t.is(hnProseCompany("We're hiring a ton at Coinbase (https://coinbase.com) right now for pretty much every team"), 'Coinbase')
+  t.is(hnProseCompany('Machine Learning Engineer - https://jobs.apple.com/en-us/details/200154882/ise-proactive Have you ever'), 'Apple')
+  t.is(hnProseCompany("I've previously applied at Alto and have yet to receive a response..."), null)
+  t.is(hnProseCompany('Hey, a friendly note to remote job seekers! There are few automated aggregation sites'), null)
+  t.is(hnProseCompany("But you don't have money for paying salaries ? It seems you guys make a lot of people go through the hoops"), null)
+  const reply = { ...hnPosting, id: 'hn:22669838', external_id: '22669838', company: "But you don&#x27;t have money for paying salaries ? It seems you guys", raw: { ...hnPosting.raw, text: "But you don&#x27;t have money for paying salaries ? It seems you guys make a lot of people go through the hoops." } }
+  t.throws(() => remoteBoardsRecord(reply), { message: /not a posting/ })
+  const file = write(t.context.dir, 'hn-reply.jsonl', [hnPosting, reply].map((r) => JSON.stringify(r)).join('\n') + '\n')
+  const feed = await openFeed(file)
+  const items = []
+  for await (const item of feed.items) items.push(item)
+  t.is(items.length, 2)
+  t.like(items[1], { line: 2, error: 'Hacker News comment without a "Company | Role | Place" header or a company named in its first sentence: a reply or a note, not a posting' })
+})
+
+test('Arbeitnow: the arrangement its text states; RemoteOK: a "LOCATION:" line when the board left the place empty', (t) => {
+  t.is(arbeitnowArrangement('<p>📍 Neuss / Düsseldorf | 🕒 Vollzeit oder Teilzeit | 🏠 Hybrid / Remote möglich</p>'), 'Hybrid')
+  t.is(arbeitnowArrangement('<li>Flexible Arbeitszeiten und mobiles Arbeiten</li>'), 'Hybrid')
+  t.is(arbeitnowArrangement('<li>Possibilities to work from home (optional)</li>'), 'Hybrid')
+  t.is(arbeitnowArrangement('<p>Werde Teil eines Weltklasse-Teams mit office-first culture!</p>'), 'In-Person')
+  t.is(arbeitnowArrangement('<p>Deploy our e-scooters in the city.</p><p>#LI-Hybrid</p>'), null)
+  const ok = { ...flat, id: 'remoteok:1', platform: 'remoteok', external_id: '1', title: 'Senior Manager Engineering', company: 'Splice', location: '', remote_type: 'remote',
+    raw: { location: '', description: '<p><strong>LOCATION: </strong><em>Remote US</em></p><p><strong>THE ROLE:</strong></p>' } }
+  t.is(remoteBoardsRecord(ok).location_raw, 'Remote US')
+  const prose = { ...ok, raw: { location: '', description: '<p>Location: We prioritise candidates who are based in Dubai then those in Europe.</p>' } }
+  t.is(remoteBoardsRecord(prose).location_raw, 'Remote')
 })
 
 test('remote-boards records land as jobs: boards, remote scope, salaries as stated, expiry from the board', async (t) => {
