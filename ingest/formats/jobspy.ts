@@ -14,11 +14,27 @@
  * company_url_direct is the company's own site. Values the pipeline would reject a whole
  * row for are passed only in the forms it reads: a head count such as "1,001 to 5,000" or
  * "10,000+", an experience range such as "3-8 Yrs".
+ *
+ * What JobSpy's columns mean, from its source (jobspy/__init__.py and each site's scraper):
+ * - is_remote is true on Indeed, LinkedIn, Google and Naukri whenever "remote", "work from home"
+ *   or "wfh" appears anywhere in the title, location or description ("not a remote role",
+ *   "Remote Patient Monitoring"); only Glassdoor's comes from the board's own field (locationType
+ *   "S"). So Glassdoor's is_remote is Remote, and elsewhere the arrangement is what the
+ *   description states (transform/location-type.ts, statedLocationType), the location and the
+ *   title; Naukri's work_from_home_type is inferred the same loose way and read likewise.
+ * - job_type is the board's types joined with ", " ("fulltime, parttime"); the first that maps wins.
+ * - min_amount, max_amount, interval and currency are the board's figures when salary_source is
+ *   "direct_data". With salary_source "description" JobSpy found a "$X - $Y" in the description
+ *   and guessed its period from the amount (under 350 hourly, under 30,000 monthly): "$25,000 -
+ *   $30,000 a year" becomes monthly. Those rows pass no salary_range, and the pipeline reads the
+ *   pay as the description states it.
+ * - location is "City, ST, Country" (Indeed's country code "US", others "USA", "Canada").
  */
 import { readCsv } from '../read.ts'
 import type { RawPosting } from '../types.ts'
 import { keyScore, type Adapter, type ReadOptions } from './adapter.ts'
 import { boardFromUrl } from './board-name.ts'
+import { statedLocationType } from '../transform/location-type.ts'
 
 /** JobSpy's site names (its Site enum) as board names; another site is title-cased ("bdjobs" -> "Bdjobs"). */
 const SITES: Record<string, string> = {
@@ -43,6 +59,9 @@ export function jobspyRow(row: Record<string, string>, options: ReadOptions = {}
   const min = get('min_amount')
   const max = get('max_amount')
   const remote = get('is_remote')?.toLowerCase()
+  const site = get('site')?.toLowerCase()
+  const description = get('description')
+  const fromDescription = get('salary_source')?.toLowerCase() === 'description'
   const companyUrl = get('company_url')
   const size = get('company_num_employees')
   const years = get('experience_range')
@@ -52,11 +71,11 @@ export function jobspyRow(row: Record<string, string>, options: ReadOptions = {}
     job_board_link: get('job_url'),
     application_link: get('job_url_direct'),
     job_title: get('title'),
-    description: get('description'),
+    description,
     location_raw: get('location'),
-    location_type: get('work_from_home_type') ?? (remote === 'true' || remote === '1' ? 'Remote' : undefined),
+    location_type: site === 'glassdoor' && (remote === 'true' || remote === '1') ? 'Remote' : (description && statedLocationType(description)) || undefined,
     job_type: get('job_type'),
-    salary_range: min || max ? { min: min ?? null, max: max ?? null, currency: get('currency') ?? null, period: get('interval') ?? null } : undefined,
+    salary_range: (min || max) && !fromDescription ? { min: min ?? null, max: max ?? null, currency: get('currency') ?? null, period: get('interval') ?? null } : undefined,
     experience_level: get('job_level'),
     yoe_range: years && YEARS.test(years) ? years : undefined,
     skills: get('skills'),

@@ -9,7 +9,8 @@ const TABLE: Record<string, JobType> = {
   'part time': 'Part Time', parttime: 'Part Time', teilzeit: 'Part Time', 'temps partiel': 'Part Time',
   contract: 'Contract / Temporary', contractor: 'Contract / Temporary', temporary: 'Contract / Temporary', temp: 'Contract / Temporary',
   freelance: 'Contract / Temporary', freelancer: 'Contract / Temporary', 'fixed term': 'Contract / Temporary', seasonal: 'Contract / Temporary',
-  'contract to hire': 'Contract / Temporary', 'temp to perm': 'Contract / Temporary', 'per diem': 'Contract / Temporary', befristet: 'Contract / Temporary', cdd: 'Contract / Temporary',
+  'contract to hire': 'Contract / Temporary', 'temp to perm': 'Contract / Temporary', 'per diem': 'Contract / Temporary', perdiem: 'Contract / Temporary',
+  summer: 'Contract / Temporary', befristet: 'Contract / Temporary', cdd: 'Contract / Temporary',
   'contract / temporary': 'Contract / Temporary', 'contract temporary': 'Contract / Temporary',
   internship: 'Internship', intern: 'Internship', praktikum: 'Internship', stage: 'Internship', apprenticeship: 'Internship', trainee: 'Internship',
 }

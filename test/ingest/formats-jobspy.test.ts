@@ -58,7 +58,7 @@ const linkedin = {
   company: 'Northwind Traders', location: 'Denver, CO, US', date_posted: '2026-11-15', job_type: 'contract', is_remote: true,
   job_level: 'mid-senior level', job_function: 'Analyst', company_industry: 'Retail',
   company_url: 'https://www.linkedin.com/company/northwind-traders',
-  description: 'Northwind is hiring a data analyst for a six-month contract.\n\n- SQL and Looker dashboards\n- Weekly reports for the buying team',
+  description: 'Northwind is hiring a data analyst for a six-month contract. This is a fully remote role.\n\n- SQL and Looker dashboards\n- Weekly reports for the buying team',
 }
 const zip = {
   id: 'zr-b8c1d2e3f4', site: 'zip_recruiter', job_url: 'https://www.ziprecruiter.com/c/Contoso-Cafe/Job/Barista/-in-Portland,OR?jid=b8c1d2e3f4',
@@ -69,7 +69,7 @@ const zip = {
 // Naukri's extra columns; a head count the pipeline cannot read is left out instead of failing the row
 const naukri = {
   id: 'nk-150125009876', site: 'naukri', job_url: 'https://www.naukri.com/job-listings-python-developer-150125009876', title: 'Python Developer',
-  company: 'Infosys', location: 'Bengaluru', date_posted: '2026-11-10', description: 'Build APIs in Python and SQL.',
+  company: 'Infosys', location: 'Bengaluru', date_posted: '2026-11-10', description: 'Build APIs in Python and SQL. Hybrid (3 days in office) in Bengaluru.',
   skills: 'Python, Django, SQL', experience_range: '3-8 Yrs', work_from_home_type: 'Hybrid', company_num_employees: 'Self-employed',
   company_rating: 3.7, company_reviews_count: 41000, vacancy_count: 4,
 }
@@ -78,6 +78,31 @@ const glassdoor = {
   id: 'gd-1009512345678', site: 'glassdoor', job_url: 'https://www.glassdoor.com/job-listing/j?jl=1009512345678', title: 'Registered Nurse',
   company: 'Fabrikam Health', location: 'Columbus, OH', date_posted: '2026-11-16', job_type: 'fulltime', interval: 'yearly',
   min_amount: 72000, max_amount: 91000, currency: 'USD', is_remote: false,
+}
+
+// Each board as JobSpy writes it, from its scrapers: is_remote is true on Indeed, LinkedIn, Google
+// and Naukri whenever the word "remote" appears; only Glassdoor's is the board's own field.
+const indeedNotRemote = {
+  id: 'in-0a1b2c3d4e5f6071', site: 'indeed', job_url: 'https://www.indeed.com/viewjob?jk=0a1b2c3d4e5f6071', title: 'Telemetry Nurse',
+  company: 'Fabrikam Health', location: 'Columbus, OH, US', date_posted: '2026-11-14', job_type: 'fulltime, parttime', is_remote: true,
+  description: 'Monitor telemetry and Remote Patient Monitoring alerts. This is not a remote position.',
+  company_num_employees: '10,000+', company_industry: 'Hospitals & Health Care',
+}
+const indeedRemoteWord = {
+  id: 'in-1b2c3d4e5f607182', site: 'indeed', job_url: 'https://www.indeed.com/viewjob?jk=1b2c3d4e5f607182', title: 'Field Technician',
+  company: 'Contoso Energy', location: 'Tulsa, OK, US', date_posted: '2026-11-14', job_type: 'perdiem', is_remote: true,
+  description: 'Service remote-controlled pumps at well sites across the county.',
+}
+const glassdoorRemote = {
+  id: 'gd-2002', site: 'glassdoor', job_url: 'https://www.glassdoor.com/job-listing/j?jl=2002', title: 'Customer Success Manager',
+  company: 'Tailspin', date_posted: '2026-11-16', job_type: 'fulltime', is_remote: true, description: 'Own a book of accounts.',
+}
+// pay found by JobSpy in the description: "$25,000 - $30,000 a year" guessed monthly (under 30,000)
+const googleDescriptionPay = {
+  id: 'go-3003', site: 'google', job_url: 'https://www.google.com/search?q=jobs&ibp=htl;jobs#htidocid=3003', title: 'Teaching Assistant',
+  company: 'Lakeside School District', location: 'Seattle, WA, USA', date_posted: '2026-11-17', job_type: 'volunteer',
+  salary_source: 'description', interval: 'monthly', min_amount: 25000, max_amount: 30000, currency: 'USD', is_remote: false,
+  description: 'Support classroom teachers. Pay: $25,000 - $30,000 a year.',
 }
 
 function write(name: string, text: string, dir: string) {
@@ -145,6 +170,29 @@ test('an unknown site is named after itself; the company falls back to --company
   t.is(jobspyRow({ site: 'new_board', title: 'x' }).job_board, 'New Board')
 })
 
+test('per board: is_remote only where the board states it, joined job types, pay stated only in the description', async (t) => {
+  const file = write('boards.csv', jobspyCsv([indeedNotRemote, indeedRemoteWord, glassdoorRemote, googleDescriptionPay]), t.context.dir)
+  const { raws } = await readAll(file)
+  t.like(raws[0], { job_board: 'Indeed', location_type: 'In-Person', job_type: 'fulltime, parttime', location_raw: 'Columbus, OH, US', company: { size_range: '10,000+', industries: 'Hospitals & Health Care' } })
+  t.like(raws[1], { location_type: undefined, job_type: 'perdiem' })
+  t.like(raws[2], { job_board: 'Glassdoor', location_type: 'Remote' })
+  t.like(raws[3], { job_board: 'Google Jobs', salary_range: undefined, location_raw: 'Seattle, WA, USA' })
+
+  const { sql } = t.context.db
+  const rejected: string[] = []
+  await ingest(sql, (await openFeed(file)).items, { source: file, now, onRejected: (line, reason) => rejected.push(`${line}: ${reason}`) })
+  t.deepEqual(rejected, [])
+  const rows = await sql`
+    select j.job_title, j.location_type, j.job_type, j.salary_min::float8 as min, j.salary_max::float8 as max, j.salary_period,
+           array(select l.country from job_locations l where l.job_id = j.id order by l.position) as countries
+    from jobs j where j.job_title in ('Telemetry Nurse', 'Field Technician', 'Customer Success Manager', 'Teaching Assistant')`
+  const by = Object.fromEntries(rows.map((r) => [r.job_title, r]))
+  t.like(by['Telemetry Nurse'], { location_type: 'In-Person', job_type: 'Full Time', countries: ['United States'] })
+  t.like(by['Field Technician'], { location_type: null, job_type: 'Contract / Temporary' })
+  t.like(by['Customer Success Manager'], { location_type: 'Remote', job_type: 'Full Time' })
+  t.like(by['Teaching Assistant'], { job_type: null, min: 25000, max: 30000, salary_period: 'yearly', countries: ['United States'] })
+})
+
 test('JobSpy rows land as jobs: board, company, places, arrangement, salary, job type, dates', async (t) => {
   const { sql } = t.context.db
   const file = write('land.csv', jobspyCsv([indeed, linkedin, zip]), t.context.dir)
@@ -158,7 +206,7 @@ test('JobSpy rows land as jobs: board, company, places, arrangement, salary, job
            j.salary_currency, j.salary_period, j.salary_annual_min::float8 as annual_min, j.date_posted::text, j.application_link, j.expired,
            array(select l.city || ', ' || l.region || ', ' || l.country from job_locations l where l.job_id = j.id order by l.position) as places
     from jobs j join companies c on c.id = j.company_id
-    where j.job_board in ('Indeed', 'LinkedIn', 'ZipRecruiter') order by j.job_board`
+    where j.job_board in ('Indeed', 'LinkedIn', 'ZipRecruiter') and c.name in ('Acme Robotics', 'Northwind Traders', 'Contoso Cafe') order by j.job_board`
   t.like(rows[0], {
     job_title: 'Senior Backend Engineer', company: 'Acme Robotics', job_board: 'Indeed', location_type: null, job_type: 'Full Time',
     min: 150000, max: 185000.5, salary_currency: 'USD', salary_period: 'yearly', annual_min: 150000, date_posted: '2026-11-12',

@@ -1,6 +1,6 @@
 import test from 'ava'
 import { mapJobType, jobTypeFromTerms, jobTypeFromTitle } from '../../ingest/transform/job-type.ts'
-import { mapLocationType, inferLocationType } from '../../ingest/transform/location-type.ts'
+import { mapLocationType, inferLocationType, statedLocationType } from '../../ingest/transform/location-type.ts'
 import type { JobType, LocationType } from '../../ingest/types.ts'
 
 test('job types', (t) => {
@@ -55,4 +55,22 @@ test('job type from UK public-sector terms: temporary posts first, then the week
     ['Recovery Practitioner', 'Its a 24 hours service department, calls answered within 24 hours', null],
   ]
   for (const [title, text, type] of cases) t.is(jobTypeFromTerms(title, text), type, `${title}: ${text}`)
+})
+
+test('the arrangement a description states, not the word alone', (t) => {
+  const cases: [string, LocationType | null][] = [
+    ['This is a fully remote role open to US residents.', 'Remote'],
+    ['Remote-first team; work from anywhere.', 'Remote'],
+    ['Hybrid (3 days in office), Denver.', 'Hybrid'],
+    ['We work 2 days a week in the office.', 'Hybrid'],
+    ['This is not a remote position; the role is on-site in Denver.', 'In-Person'],
+    ['This position is on-site at our plant.', 'In-Person'],
+    ['Experience with Remote Patient Monitoring and hybrid cloud.', null],
+    ['Service remote-controlled pumps.', null],
+  ]
+  for (const [text, type] of cases) t.is(statedLocationType(text), type, text)
+  t.is(mapLocationType('Work from office'), 'In-Person')
+  t.is(mapJobType(['perdiem']), 'Contract / Temporary')
+  t.is(mapJobType(['fulltime, parttime']), 'Full Time')
+  t.is(mapJobType(['volunteer']), null)
 })
