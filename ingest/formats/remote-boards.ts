@@ -152,10 +152,13 @@ const NOT_A_NAME = /^(?:hey|hi|hello|i|i'm|i've|we|we're|my|our|is|are|but|just|
 const NAME = String.raw`[A-Z0-9][\w.&'’-]*(?:\s+(?:[A-Z0-9][\w.&'’-]*|of|and|for|&)){0,3}`
 // "Shopify is hiring …", "Density (density.io) is actively looking …", "Chainlink - https://chain.link",
 // "LearnerShape, AI-driven workforce skills startup", "Daily Harvest looking for …"
-const LEADING_NAME_RE = new RegExp(String.raw`^(${NAME}?)\s*(?:\([^)]{0,120}\)\s*)?(?:,\s|\s-\s|:\s|(?:[Ii]s|[Aa]re)\s+(?:hiring|looking|searching|seeking|a|an|the|actively|currently|building|now|growing)\b|(?:looking|hiring|seeking|searching)\b)`)
-// "We're hiring a ton at Coinbase (https://coinbase.com)", "My team at EverQuote (Cambridge, MA)"
-const AT_NAME_RE = new RegExp(String.raw`\b(?:at|join)\s+(${NAME})(?=\s*[(,.]|\s+(?:is|are|we)\b)`)
-const CAREERS_HOST_RE = /https?:\/\/(?:jobs|careers)\.([a-z0-9-]{2,40})\.(?:com|io|co|org|net)\b/i
+const LEADING_NAME_RE = new RegExp(
+  String.raw`^(${NAME}?)\s*(?:\([^)]{0,120}\)\s*)?(?:,\s|\s-\s|:\s|\s(?=https?:\/\/|We\b|Our\b)|(?:[Ii]s|[Aa]re)\s+(?:hiring|a|an|the|actively|currently|now|\w+ing)\b|(?:was|were)\s+\w+ed\b|(?:looking|hiring|seeking|searching|raised|based in)\b)`,
+)
+// "We're hiring a ton at Coinbase (https://coinbase.com)", "At Tesorio we are looking", "a dev shop called Bauhaus Labs (…)"
+const AT_NAME_RE = new RegExp(String.raw`\b(?:[Aa]t|join|called)\s+(${NAME})(?=\s*[(,.]|\s+(?:is|are|we|https?:\/\/)\b)`)
+// a company's own careers site; an ATS's host names the ATS, not the company
+const CAREERS_HOST_RE = /https?:\/\/(?:jobs|careers)\.(?!lever\.|greenhouse\.|ashbyhq\.|workable\.|smartrecruiters\.|bamboohr\.|jobvite\.|recruitee\.)([a-z0-9-]{2,40})\.(?:com|io|co|org|net)\b/i
 
 /**
  * The company of a comment without a header, from its first sentence's conventions: a leading
@@ -166,7 +169,8 @@ const CAREERS_HOST_RE = /https?:\/\/(?:jobs|careers)\.([a-z0-9-]{2,40})\.(?:com|
  *      "I've previously applied at Alto and have yet to receive a response..." -> null
  */
 export function hnProseCompany(textOfComment: string): string | null {
-  const first = textOfComment.replace(/\s+/g, ' ').trim().slice(0, 300)
+  // "REMOTE WorkReduce is an American company …": an arrangement before the name is no part of it
+  const first = textOfComment.replace(/\s+/g, ' ').trim().slice(0, 300).replace(/^(?:remote|onsite|on-site|hybrid)\b[\s:|-]*/i, '')
   const lead = LEADING_NAME_RE.exec(first)?.[1]
   if (lead && !NOT_A_NAME.test(lead) && !ROLE.test(lead)) return lead.trim()
   const at = AT_NAME_RE.exec(first)?.[1]
