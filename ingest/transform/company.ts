@@ -79,11 +79,30 @@ export function filterIndustries(industries: string[], subindustries: string[]):
  * (decode-entities.ts), so "McKinsey &amp; Company" is "McKinsey & Company", with the slug
  * mckinsey-and-company, as if it had been written plainly.
  */
+// A sentence where a name belongs: a Hacker News comment's first line, a description's opening.
+// Real names run long ("University Hospitals Bristol and Weston NHS Foundation Trust (formerly
+// University Hospitals Bristol NHS Foundation Trust)", 121 characters), so length alone decides
+// only past 160 characters; shorter text is a sentence when it asks, exclaims, runs on past a full
+// stop, or speaks as a person ("We're hiring …", "I've applied …").
+const PERSON_RE = /^(?:i|i'm|i've|i'd|we|we're|we've|we'd|you|you're|our|my|hey|hi|hello|just|but)\b/i
+
+/**
+ * Whether a company name is a sentence, which no name is: a feed's adapter took the wrong text.
+ * e.g. "But you don't have money for paying salaries ? It seems you guys …" -> true;
+ *      "Black Country Healthcare NHS Foundation Trust (formerly known as …)" -> false
+ */
+export function isSentence(name: string): boolean {
+  if (name.length > 160) return true
+  if (name.split(/\s+/).length < 6) return false
+  return /[?!]/.test(name) || /\b[a-z]{3,}\.\s+[A-Z]/.test(name) || PERSON_RE.test(name.replace(/[’]/g, "'"))
+}
+
 export function normalizeCompany(raw: unknown): Company {
   if (!isRecord(raw)) throw new FieldError('company', 'required object with a name')
   const c = raw as RawCompany
   const name = decodeEntities(requiredString(c.name, 'company.name')).replace(/\s+/g, ' ').trim()
   if (!name) throw new FieldError('company.name', 'required non-empty string')
+  if (isSentence(name)) throw new FieldError('company.name', `a sentence, not a name ("${name.slice(0, 40)}…"): the feed's adapter read the wrong text`)
   const givenSlug = optionalString(c.slug, 'company.slug')
   const size = parseSizeRange(c.size_range)
   const { industries, subindustries } = filterIndustries(

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { normalizeCompany, parseSizeRange, sizeBucket, filterIndustries } from '../../ingest/transform/company.ts'
+import { isSentence, normalizeCompany, parseSizeRange, sizeBucket, filterIndustries } from '../../ingest/transform/company.ts'
 import { slugify } from '../../ingest/transform/slug.ts'
 import { FieldError } from '../../ingest/transform/coerce.ts'
 
@@ -47,4 +47,14 @@ test('company normalisation', (t) => {
   t.is(normalizeCompany({ name: 'X', slug: 'My Slug' }).slug, 'my-slug')
   t.throws(() => normalizeCompany({ name: '' }), { message: 'company.name: required non-empty string' })
   t.throws(() => normalizeCompany(undefined), { instanceOf: FieldError })
+})
+
+test('a sentence is no company name: the row is rejected with the reason, long real names are kept', (t) => {
+  t.true(isSentence("But you don't have money for paying salaries ? It seems you guys make a lot of people go through the hoops"))
+  t.true(isSentence("We're hiring a ton at Coinbase right now for pretty much every team"))
+  t.false(isSentence('University Hospitals Bristol and Weston NHS Foundation Trust (formerly University Hospitals Bristol NHS Foundation Trust)'))
+  t.false(isSentence("Ashford and St. Peter's Hospitals NHS Foundation Trust"))
+  t.false(isSentence('General Dynamics Mission Systems / Deep Learning Analytics Center of Excellence'))
+  const err = t.throws(() => normalizeCompany({ name: "I've previously applied at Alto and have yet to receive a response..." }))
+  t.regex(err!.message, /^company\.name: a sentence, not a name/)
 })
