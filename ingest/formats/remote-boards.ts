@@ -45,13 +45,23 @@ const TIME_ZONE = /\btime ?zones?\b|\b(?:UTC|GMT|CES?T|EES?T|[ECMP][SD]T)\b|[+-]
 const WORLDWIDE = /^(?:anywhere(?: in the world)?|global|worldwide|world ?wide|international)$/i
 
 /**
+ * The region a time-zone requirement names: "EMEA timezones" -> "EMEA", "USA time zones" -> "USA";
+ * offsets and zone names stay as they are ("CET (+/- 3 hours)", "UTC-5 to UTC+1") and are dropped.
+ */
+function zoneRegion(s: string): string {
+  const m = /^(?:in\s+|within\s+)?([A-Za-z][A-Za-z .&/-]{1,30}?)\s+time ?zones?$/i.exec(s)
+  return m && !/\b(?:UTC|GMT|CES?T|EES?T|[ECMP][SD]T)\b/.test(m[1]) ? m[1].trim() : s
+}
+
+/**
  * A remote-only board's applicant locations as text the pipeline reads as remote scope.
  * e.g. "USA" -> "Remote - USA"; ["Germany", "Austria"] -> "Remote - Germany; Remote - Austria";
- * "Anywhere in the World" -> "Remote - Worldwide"; "Remote (US)" -> "Remote (US)"; "" -> "Remote"
+ * "Anywhere in the World" -> "Remote - Worldwide"; "Remote (US)" -> "Remote (US)"; "" -> "Remote";
+ * "EMEA timezones" -> "Remote - EMEA"
  */
 export function remoteScope(where: string | string[] | undefined, { split = true } = {}): string {
   const items = (Array.isArray(where) ? where : split ? (where ?? '').split(',') : [where ?? ''])
-    .map((s) => s.trim())
+    .map((s) => zoneRegion(s.trim()))
     .filter((s) => s && !TIME_ZONE.test(s))
   if (!items.length) return 'Remote'
   return items.map((s) => (WORLDWIDE.test(s) ? 'Remote - Worldwide' : /\bremote\b/i.test(s) ? s : `Remote - ${s}`)).join('; ')

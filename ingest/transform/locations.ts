@@ -128,6 +128,23 @@ function merge(into: PostingPlaces, from: ParsedLocationText) {
   into.remoteCountries.push(...from.remoteCountries)
 }
 
+/**
+ * Remote scope as the place parser reads it: a list inside parentheses ("Remote (US or Canada)",
+ * "Remote (UK, Ireland)") as the text after a dash, and a region's time zones as the region
+ * ("Remote - EMEA timezones" -> "Remote - EMEA"); zone names and offsets are left for the parser,
+ * which reads no place in them.
+ * A place named as the company's headquarters beside a remote alternative is not where the job
+ * is: "San Francisco (HQ) or Remote (US)" -> "Remote (US)". Alone ("Austin, TX (HQ)") it is.
+ * e.g. "Remote (US or Canada)" -> "Remote - US or Canada"; "Remote (Germany)" stays as it is
+ */
+export function scopeText(text: string): string {
+  const remote = /\b(?:remote|anywhere|worldwide|work from home)\b/i.test(text)
+  return (remote ? text.replace(/(?:^|[;|]|\s\/\s|\sor\s)\s*(?:(?:hq|headquarters|head office)\s*:\s*[^;|()]+|[^;|()]+?\s*\((?:hq|headquarters|head office)\))\s*(?=$|[;|]|\s\/\s|\sor\s)/gi, '') : text)
+    .replace(/^\s*(?:or\s|[;|/]\s*)/i, '')
+    .replace(/\b(remote|anywhere|work from home)\s*\(([^()]*?(?:\sor\s|,|&|\/)[^()]*)\)/gi, (_m, word: string, inner: string) => `${word} - ${inner.trim()}`)
+    .replace(/\b([A-Z][A-Za-z&.]{1,12}(?:\s[A-Z][a-z]+)?)\s+time\s?zones?\b/g, (m, region: string) => (/^(?:UTC|GMT|CES?T|EES?T|[ECMP][SD]T)$/.test(region) ? m : region))
+}
+
 // A feed repeats its places: NHS Jobs' 14,842 postings name 7,845 distinct sites. Geocoding a
 // site costs as much as a sixth of normalizing its posting, so each distinct input is resolved
 // once. The bound keeps a long-running process from holding every place it ever saw.
@@ -156,11 +173,11 @@ export function postingLocations(rawLocations: unknown, locationRaw: string | nu
 function resolveLocations(rawLocations: unknown, locationRaw: string | null, titleHint: string | null): PostingPlaces {
   const out: PostingPlaces = { locations: [], remote: false, hybrid: false, onsite: false, remoteCountries: [], site: false }
   if (!isAbsent(rawLocations)) {
-    if (typeof rawLocations === 'string') merge(out, parseLocationText(decodeEntities(rawLocations)))
+    if (typeof rawLocations === 'string') merge(out, parseLocationText(scopeText(decodeEntities(rawLocations))))
     else if (Array.isArray(rawLocations)) {
       for (const item of rawLocations) {
         if (isAbsent(item)) continue
-        if (typeof item === 'string') merge(out, parseLocationText(decodeEntities(item)))
+        if (typeof item === 'string') merge(out, parseLocationText(scopeText(decodeEntities(item))))
         else if (isRecord(item)) fromObject(item, out)
         else throw new FieldError('locations', 'expected an array of strings or {city, region, country} objects')
       }
@@ -168,7 +185,7 @@ function resolveLocations(rawLocations: unknown, locationRaw: string | null, tit
     else throw new FieldError('locations', 'expected an array of strings or {city, region, country} objects')
   }
   if (locationRaw) {
-    const parsed = parseLocationText(locationRaw)
+    const parsed = parseLocationText(scopeText(locationRaw))
     // Structured locations are better than re-parsed text; the text still tells remote/hybrid.
     if (out.locations.length) parsed.locations = []
     merge(out, parsed)
