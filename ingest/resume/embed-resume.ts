@@ -9,17 +9,27 @@
  * A resume without work entries uses its body alone.
  *
  * additional_info carries what the parse found beyond the schema: the job categories
- * nearest the resume (cosine with each category's name embedded by the same model),
- * the experience estimate (features.ts), a completeness breakdown and the reader's
+ * nearest the resume (rankCategories: the vector's cosine with each category's name,
+ * raised by the categories its titles and skills name), the experience estimate (features.ts), a completeness breakdown and the reader's
  * warnings.
  */
 import categories from '../../seeds/categories.json' with { type: 'json' }
+import keywords from '../../seeds/category-keywords.json' with { type: 'json' }
 import { EMBEDDING_DIM, type Embedder } from '../embed/embedder.ts'
 import { cut, MAX_BODY_CHARS, sentence } from '../embed/job-text.ts'
+import { classify, OTHER } from '../transform/categories.ts'
 import { experienceSummary } from './features.ts'
 import type { ParsedResume, ResumeText } from './types.ts'
 
 const TOP_CATEGORIES = 3
+/** What the titles' categories add to a cosine at most (all titles naming one category) */
+const TITLE_WEIGHT = 0.5
+/** Each older title counts this much less than the one after it */
+const TITLE_DECAY = 0.6
+/** Titles read for the category: the most recent ones */
+const MAX_TITLES = 6
+/** What the skills' and summary's keywords add at most */
+const TEXT_WEIGHT = 0.15
 const MAX_SKILLS = 20
 
 export type EmbeddingResult = {
@@ -97,6 +107,63 @@ function breakdown(r: ParsedResume): AdditionalInfo['score_breakdown'] {
   return { contact: round(contact), summary, experience: round(experience), education, skills: round(skills), completeness: round(completeness) }
 }
 
+/** The keyword table's words of several meanings ("consultant", "advisor"), as a pattern */
+const AMBIGUOUS = new RegExp(`\\b(?:${Object.keys(keywords.ambiguous).join('|')})s?\\b`, 'gi')
+
+/**
+ * A title's categories. A word of several meanings yields to the title's other words: a
+ * "Mortgage Consultant" works in banking, not consulting, a "Financial Advisor" in financial planning.
+ */
+function titleCategories(title: string, context: string): string[] {
+  const rest = title.replace(AMBIGUOUS, ' ')
+  const clear = rest === title ? [] : classify(rest, '', []).filter((c) => c !== OTHER)
+  return clear.length ? clear : classify(title, context, []).filter((c) => c !== OTHER)
+}
+
+/**
+ * The categories the resume's titles and skills name, as shares: each title's categories by the
+ * job ingest's keyword table (ingest/transform/categories.ts, the rest of the resume deciding an
+ * ambiguous word), the most recent title weighing most (TITLE_DECAY per older title), summing to
+ * at most 1; the skills' and summary's keywords by how often each category's are named, the most
+ * named 1.
+ */
+export function namedCategories(r: ParsedResume): { titles: Map<string, number>; text: Map<string, number> } {
+  const titles = (r.work_experience ?? []).map((w) => w.title?.trim()).filter((t): t is string => !!t).slice(0, MAX_TITLES)
+  const skills = [...new Set((r.skills ?? []).flatMap((g) => g.details))].slice(0, MAX_SKILLS)
+  const context = [r.summary_or_objective ?? '', skills.join(', ')].filter(Boolean).join('. ')
+  const byTitle = new Map<string, number>()
+  let weight = 1
+  let total = 0
+  for (const title of titles) {
+    total += weight
+    const found = titleCategories(title, context)
+    for (const c of found) byTitle.set(c, (byTitle.get(c) ?? 0) + weight / found.length)
+    weight *= TITLE_DECAY
+  }
+  for (const [c, w] of byTitle) byTitle.set(c, w / total)
+  const text = new Map<string, number>()
+  // each skill read as a title would be ("Payroll", "Recruitment"), the summary as a description
+  const found = [...skills.map((s) => classify(s, '', [])), r.summary_or_objective ? classify('', r.summary_or_objective, []) : []]
+  for (const cs of found) for (const c of cs) if (c !== OTHER) text.set(c, (text.get(c) ?? 0) + 1)
+  const most = Math.max(0, ...text.values())
+  for (const [c, n] of text) text.set(c, n / most)
+  return { titles: byTitle, text }
+}
+
+/**
+ * The TOP_CATEGORIES categories nearest the resume: the vector's cosine with each category's name,
+ * plus TITLE_WEIGHT times the share of the titles that name the category and TEXT_WEIGHT times
+ * the skills' and summary's share. A vector alone drifts toward the broad names (Data Analyst,
+ * Project & Program Management) whatever the resume is about; the titles say what the person does.
+ */
+export function rankCategories(r: ParsedResume, cosines: { category: string; cosine: number }[]): { category: string; score: number }[] {
+  const named = namedCategories(r)
+  return cosines
+    .map(({ category, cosine }) => ({ category, score: round(cosine + TITLE_WEIGHT * (named.titles.get(category) ?? 0) + TEXT_WEIGHT * (named.text.get(category) ?? 0)) }))
+    .sort((a, b) => b.score - a.score)
+    .slice(0, TOP_CATEGORIES)
+}
+
 /**
  * The resume's vector and its embedding result. `urgent` puts the texts ahead of the
  * background embedding's batches (a client waits for POST /v2/resumes/embed).
@@ -107,10 +174,7 @@ export async function embedResume(parsed: ParsedResume, read: Pick<ResumeText, '
   const [vectors, cats] = await Promise.all([embedder.embed(texts, { urgent }), embeddedCategories(embedder)])
   const embedding = unit(vectors.reduce((sum, v) => sum.map((x, i) => x + v[i]), new Array<number>(EMBEDDING_DIM).fill(0)))
   const labels = categoryLabels()
-  const job_categories = cats
-    .map((v, i) => ({ category: `${labels[i]} Jobs`, score: round(dot(embedding, v)) }))
-    .sort((a, b) => b.score - a.score)
-    .slice(0, TOP_CATEGORIES)
+  const job_categories = rankCategories(parsed, cats.map((v, i) => ({ category: `${labels[i]} Jobs`, cosine: dot(embedding, v) })))
   const exp = experienceSummary(parsed)
   return {
     embedding,
