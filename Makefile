@@ -1,6 +1,6 @@
 # Every target works on a fresh clone: `make run` installs what it needs first.
 SHELL := /bin/bash
-.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench eval-resumes lint install schema
+.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench eval-resumes eval-fields lint install schema
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -56,6 +56,12 @@ bench: node_modules
 ## Field-level precision, recall and F1 of the resume parser on a generated corpus (and on RESUMES=dir with truth.jsonl)
 eval-resumes: node_modules
 	node --import tsx test/eval/resumes.ts $(if $(RESUMES),--real $(RESUMES))
+
+## Ingest's fields, stated pay and duplicate merges against the hand labels of test/fixtures (SHARED_DATASETS=dir; skipped without the shared files)
+eval-fields: node_modules
+	node --import tsx test/eval/fields.ts $(if $(MISSES),--misses)
+	node --import tsx test/eval/salaries.ts $(if $(MISSES),--misses)
+	node --import tsx test/eval/duplicates.ts $(if $(MISSES),--misses)
 
 lint: node_modules
 	npx tsc --noEmit

@@ -27,6 +27,11 @@ const labels: Label[] = fs
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l))
 const showMisses = process.argv.includes('--misses')
+const absent = [...new Set(labels.map((l) => l.file))].filter((f) => !fs.existsSync(path.join(datasets, f)))
+if (absent.length) {
+  console.log(`salaries: skipped, the shared datasets are not at ${datasets} (missing ${absent.join(', ')}); set SHARED_DATASETS`)
+  process.exit(0)
+}
 
 /** The record ids of a JSONL or JSON-array file, in the order the adapters number them (1-based). */
 function recordIds(file: string): string[] {
