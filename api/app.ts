@@ -31,6 +31,7 @@ import { embedRoutes } from './routes/embed.ts'
 import { expiredJobsRoutes } from './routes/expired-jobs.ts'
 import { exportRoutes } from './routes/export.ts'
 import { healthRoutes, readinessGate, type Readiness } from './routes/health.ts'
+import { useMetrics } from './metrics.ts'
 import { historicalRoutes } from './routes/historical.ts'
 import { insightsRoutes } from './routes/insights.ts'
 import { salaryBenchmarkRoutes } from './routes/salary-benchmark.ts'
@@ -71,6 +72,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
 
   app.use(errorHandler)
   app.use(requestLog(log))
+  useMetrics(app, config.metrics, { sql, queues: app.context.queues, poolSize, readiness, log, boss, embedder })
   app.use(cors())
   app.use(readinessGate(readiness))
   app.use(countSearches(app.context.searches))
@@ -89,7 +91,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   // every lookup (docs/metering.md)
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
+    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

@@ -47,6 +47,10 @@ export function loadConfig(env = process.env) {
       smtpUrl: env.SMTP_URL || null,
       from: env.MAIL_FROM || 'Job Data Service <no-reply@localhost>',
     },
+    /** GET /metrics (api/metrics.ts, docs/operations.md): off unless METRICS=1; with METRICS_TOKEN set, only for `Authorization: Bearer <token>` */
+    metrics: metricsConfig(env),
+    /** how long a stopping process gives its requests in flight and its tasks before it cuts them off (api/server.ts, docs/operations.md) */
+    shutdownGraceSeconds: inRange(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 3600),
     /** the base of links the service hands out (download_url); http://localhost:PORT when unset */
     publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env, 'PORT', 8080)}`).replace(/\/+$/, ''),
   }
@@ -66,6 +70,17 @@ function queueConfig(env: NodeJS.ProcessEnv) {
       waitMs: inRange(env, 'CPU_QUEUE_WAIT_SECONDS', 60, 1, 3600) * 1000,
       perKey: inRange(env, 'CPU_QUEUE_PER_KEY', 8, 1, 100_000),
     },
+  }
+}
+
+function metricsConfig(env: NodeJS.ProcessEnv) {
+  const on = env.METRICS || '0'
+  if (on !== '0' && on !== '1') throw new Error(`METRICS must be 1 or 0, got ${JSON.stringify(env.METRICS)}`)
+  return {
+    enabled: on === '1',
+    token: env.METRICS_TOKEN || null,
+    /** how often the series read from the database (task and pg-boss queues, the embedding backlog, connections) are refreshed; a scrape reads memory only */
+    refreshSeconds: inRange(env, 'METRICS_REFRESH_SECONDS', 15, 1, 3600),
   }
 }
 
