@@ -54,9 +54,24 @@ const TEMPORARY_TEXT_RE =
   /\b(?:fixed[- ]term|secondment|locum (?:post|position|role|contract|basis|cover)|maternity (?:leave )?cover|temporary (?:post|position|role|contract|basis)|bank (?:contracts?|staff(?:ing)?|partners|workers?|shifts?|service))\b/i
 // Weekly hours: "27 hours per week", "Hours: 15", "37.5 hpw", and the fractions of a 37.5-hour week
 // that NHS posts are written in ("18.75 hours", "22.5 hrs") even without "per week"; not "12 hours a
-// day", "within 24 hours" or "a 24 hours service".
-const WEEKLY_HOURS_RE =
-  /\bhours(?: of work| per week)?\s*[:–-]\s*(?:up to\s*)?(\d{1,2}(?:\.\d{1,2})?)\b|(?<![\d.,£])(\d{1,2}(?:\.\d{1,2})?)\s*(?:hours?|hrs?)\s*(?:(?:per|a|each|every|\/)\s*week\b|p\.?\/?w\b|weekly\b)|(?<![\d.,£])(\d{1,2}\.\d{1,2})\s*(?:hours?|hrs?)\b(?!\s*(?:a|per|each)\s*(?:day|shift|night))|(?<![\d.,£])(\d{1,2}(?:\.\d{1,2})?)\s*hpw\b/i
+// day", "within 24 hours" or "a 24 hours service". One scan for a number of hours, then its context:
+// a single pattern with every form tried at every character cost a second over NHS Jobs' 14,842.
+const HOURS_RE = /(\d{1,2}(?:\.\d{1,2})?)\s*(hours?|hrs?|hpw)\b/gi
+const HOURS_LABEL_RE = /\bhours(?: of work| per week)?\s*[:–-]\s*(?:up to\s*)?(\d{1,2}(?:\.\d{1,2})?)\b/i
+const PER_WEEK_RE = /^\s*(?:(?:per|a|each|every|\/)\s*week\b|p\.?\/?w\b|weekly\b)/i
+const PER_DAY_RE = /^\s*(?:a|per|each)\s*(?:day|shift|night)/i
+
+/** The weekly hours a text states first, as written. e.g. "… - 27 hours per week" -> "27"; "within 24 hours" -> null */
+function weeklyHours(text: string): string | null {
+  const label = HOURS_LABEL_RE.exec(text)
+  for (const m of text.matchAll(HOURS_RE)) {
+    if (label && m.index > label.index) break
+    if (m.index > 0 && /[\d.,£]/.test(text[m.index - 1])) continue
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 24)
+    if (m[2].toLowerCase() === 'hpw' || PER_WEEK_RE.test(after) || (m[1].includes('.') && !PER_DAY_RE.test(after))) return m[1]
+  }
+  return label ? label[1] : null
+}
 const WTE_RE = /\b(0?\.\d{1,2})\s*w\.?t\.?e\b/i
 // Consultants' time is counted in programmed activities: 10 PAs is full time.
 const PAS_RE = /\b(\d{1,2}(?:\.\d)?)\s*(?:x\s*)?(?:PAs?|programmed activities)\b(?!\s*(?:a|per)\s*(?:day|month))/
@@ -75,18 +90,16 @@ const PART_TIME_PHRASE_RE = /\b(?:for an? |this (?:is an? )?|the |on an? )part[-
 export function jobTypeFromTerms(title: string, text: string): JobType | null {
   if (TEMPORARY_TITLE_RE.test(title) || TEMPORARY_TEXT_RE.test(text)) return 'Contract / Temporary'
   const titleHours = /(?<![\d.])(\d{1,2}(?:\.\d{1,2})?)\s*(?:hours?|hrs?)\b/i.exec(title)
-  const hours = titleHours ? titleHours[1] : (() => {
-    const m = WEEKLY_HOURS_RE.exec(text)
-    return m ? m[1] ?? m[2] ?? m[3] ?? m[4] : null
-  })()
+  const hours = titleHours ? titleHours[1] : weeklyHours(text)
   if (hours !== null) {
     const h = Number(hours)
     if (h >= 1 && h <= 60) return h < 30 ? 'Part Time' : 'Full Time'
   }
-  const wte = WTE_RE.exec(text)
+  // each pattern only where its word is: most texts have none of them
+  const wte = /w\.?t\.?e/i.test(text) ? WTE_RE.exec(text) : null
   if (wte && Number(wte[1]) < 1) return 'Part Time'
-  const pas = PAS_RE.exec(text)
+  const pas = /\bPAs?\b|programmed activit/.test(text) ? PAS_RE.exec(text) : null
   if (pas && Number(pas[1]) < 10 && Number(pas[1]) > 0) return 'Part Time'
-  if (/\bpart[- ]time\b/i.test(title) || PART_TIME_PHRASE_RE.test(text)) return 'Part Time'
+  if (/\bpart[- ]time\b/i.test(title) || (/part[- ]time/i.test(text) && PART_TIME_PHRASE_RE.test(text))) return 'Part Time'
   return null
 }
