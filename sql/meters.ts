@@ -105,10 +105,12 @@ const ALLOWANCE = `
 
 /**
  * The cap rule (SQL): `units` more fit on a row whose used and held are `used` and
- * `inFlight`, under allowance `al`. Block mode takes nothing beyond the allowance,
- * counting what requests in flight hold; meter mode and legacy accounts take everything.
+ * `inFlight`, under the allowance of relation `al` (its overage_mode and included).
+ * Block mode takes nothing beyond the allowance, counting what requests in flight
+ * hold; meter mode and legacy accounts take everything.
  */
-const covers = (used: string, inFlight: string, units: string) => `(al.overage_mode is distinct from 'block' or ${used} + ${inFlight} + ${units} <= al.included)`
+const covers = (used: string, inFlight: string, units: string, al = 'al') =>
+  `(${al}.overage_mode is distinct from 'block' or ${used} + ${inFlight} + ${units} <= ${al}.included)`
 
 /**
  * The guarded upsert that charges `charge` units on the meter row of the account in
@@ -186,6 +188,7 @@ export type Admitted = {
 }
 
 type AdmitRow = Account & {
+  i: number
   p_start: Date
   p_end: Date
   p_kind: PeriodKind
@@ -202,73 +205,163 @@ type AdmitRow = Account & {
 }
 
 /**
- * The admission statement, for a credential that `found` finds ($1: a key's hash, or an
- * account's id). The other values: $2..$4 the windows' prefixes, limits and lengths,
- * $5 the route's add-on, $6 its meter, $7 the units to charge now, $8 those to reserve,
- * $9 and $10 the ledger's request id and endpoint.
+ * The admission statement, for requests 1..n, given as arrays with one element per
+ * request: $1 the key's hash (null for a JWT), $2 the account's id (null for a key),
+ * $3 the route's add-on, $4 its meter, $5 the units to charge now, $6 those to reserve,
+ * $7 and $8 the ledger's request id and endpoint; and the rate-limit windows, one
+ * element per window: $9 the request it belongs to, $10 its prefix, $11 its limit and
+ * $12 its length in seconds.
+ *
+ * Requests on one meter row are taken in their order: each is admitted when the cap
+ * covers it with those before it (upto), so in block mode the admitted ones are the
+ * longest run that fits, under the row's lock (locked). Where the cap cannot refuse
+ * (meter mode, legacy) nothing is locked before the upsert.
  */
-const admitStatement = (found: string, keyId: string) => `
+const ADMIT = `
   with ${NO_FLUSH},
-  a as (select ${BILLING_COLUMNS}, ${keyId} as key_id from ${found}),
-  p as (select p.* from a ${PERIOD_OF_A}),
+  req as (
+    select * from unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::text[], $8::text[])
+      with ordinality as r(key_hash, account_id, feature, meter, charge, reserve, request_id, endpoint, i)
+  ),
+  found as (
+    select r.i, k.account_id, k.id::text as key_id
+    from req r join api_keys k on k.key_hash = r.key_hash and k.revoked_at is null
+    union all
+    select r.i, r.account_id, null::text from req r where r.account_id is not null
+  ),
+  a as (
+    select ${BILLING_COLUMNS}, p.* from accounts a ${PERIOD_OF_A}
+    where a.id in (select account_id from found)
+  ),
   rules as (
-    select rule.i, rule.prefix || coalesce(a.key_id, 'account:' || a.id) as bucket, rule.lim, rule.w as window_seconds
-    from a, unnest($2::text[], $3::int[], $4::int[]) with ordinality as rule(prefix, lim, w, i)
+    select f.i, rule.n, rule.prefix || coalesce(f.key_id, 'account:' || f.account_id) as bucket, rule.lim, rule.w as window_seconds
+    from found f join a on a.id = f.account_id
+    join unnest($9::int[], $10::text[], $11::int[], $12::int[]) with ordinality as rule(i, prefix, lim, w, n) on rule.i = f.i
   ),
-  counted as (${countHits('select bucket, window_seconds from rules')}),
-  windows as (select rules.i, rules.lim, counted.hits, counted.reset_ms from rules join counted using (bucket)),
+  counted as (${countHits('select bucket, min(window_seconds) as window_seconds, count(*)::int as n from rules group by bucket')}),
+  windows as (
+    select rules.i, rules.n, rules.lim, counted.reset_ms,
+      counted.hits - count(*) over (partition by rules.bucket) + row_number() over (partition by rules.bucket order by rules.i) as hits
+    from rules join counted using (bucket)
+  ),
   passed as (
-    select a.id from a
-    where not exists (select from windows where hits > lim)
-      and ($5::text is null or $5::text = any (a.features))
+    select f.i from found f join a on a.id = f.account_id join req r on r.i = f.i
+    where not exists (select from windows w where w.i = f.i and w.hits > w.lim)
+      and (r.feature is null or r.feature = any (a.features))
   ),
-  n as (select $6::text as meter where $6::text is not null),
-  al as (select al.* from a, n ${ALLOWANCE}),
-  taken as (${take('passed', '$7::bigint', '$8::bigint')}),
-  ledger as (${ledgerRow('(select id from passed)', '$6::text', '(select p_start from p)', '$7::bigint', '$9::text', '$10::text', 'taken')}),
-  found_row as (${FOUND_ROW})
-  select a.*, p.*,
-    array(select hits from windows order by i) as hits,
-    array(select reset_ms from windows order by i) as reset_ms,
-    exists (select from passed) as passed,
-    exists (select from taken) as took,
+  asked as (
+    select r.i, a.id as account_id, r.meter, r.charge, a.p_start, a.p_end, r.request_id, r.endpoint,
+      case when al.overage_mode = 'block' then r.reserve else 0 end as reserve,
+      al.included, al.overage_mode, al.overage_cents_per_unit
+    from passed join req r using (i) join found f using (i) join a on a.id = f.account_id
+    cross join lateral (select r.meter) n
+    ${ALLOWANCE}
+    where r.meter is not null
+  ),
+  meter_rows as (select distinct account_id, meter, p_start, overage_mode from asked),
+  locked as (
+    select um.account_id, um.meter, um.used, ${held(slotAt('now()'))} as held
+    from usage_meters um join meter_rows k on um.account_id = k.account_id and um.meter = k.meter and um.period_start = k.p_start
+    where k.overage_mode = 'block'
+    order by um.account_id, um.meter
+    for update of um
+  ),
+  upto as (
+    select q.*, sum(q.charge + q.reserve) over (partition by q.account_id, q.meter order by q.i) as upto
+    from asked q
+  ),
+  taking as (
+    select u.* from upto u left join locked l using (account_id, meter)
+    where u.charge + u.reserve > 0
+      and ${covers('coalesce(l.used, 0)', 'coalesce(l.held, 0)', 'u.upto', 'u')}
+  ),
+  totals as (
+    select account_id, meter, p_start, p_end, included, overage_mode, sum(charge)::bigint as charge, sum(reserve)::bigint as reserve
+    from taking group by account_id, meter, p_start, p_end, included, overage_mode
+  ),
+  taken as (
+    insert into usage_meters as um (account_id, meter, period_start, period_end, used, reserved, reserved_slot)
+    select t.account_id, t.meter, t.p_start, t.p_end, t.charge, t.reserve, ${slotAt('now()')}
+    from totals t
+    where ${covers('0', '0', 't.charge + t.reserve', 't')}
+    order by t.account_id, t.meter
+    on conflict (account_id, meter, period_start) do update set
+      used = um.used + excluded.used,
+      reserved = ${held('excluded.reserved_slot')} + excluded.reserved,
+      reserved_lapsing = ${lapsing('excluded.reserved_slot')},
+      reserved_slot = excluded.reserved_slot,
+      updated_at = now()
+    where (
+      select ${covers('um.used', held('excluded.reserved_slot'), 'excluded.used + excluded.reserved', 't')}
+      from totals t where t.account_id = um.account_id and t.meter = um.meter
+    )
+    returning um.account_id, um.meter, um.used, um.reserved
+  ),
+  charged as (select u.* from taking u join taken t using (account_id, meter)),
+  ledger as (${ledgerRow('c.account_id', 'c.meter', 'c.p_start', 'c.charge', 'c.request_id', 'c.endpoint', 'charged c')}),
+  seen as (
+    select um.account_id, um.meter, um.used, ${held(slotAt('now()'))} as reserved
+    from usage_meters um join meter_rows k on um.account_id = k.account_id and um.meter = k.meter and um.period_start = k.p_start
+  )
+  select f.i::int, a.*, f.key_id,
+    array(select w.hits from windows w where w.i = f.i order by w.n) as hits,
+    array(select w.reset_ms from windows w where w.i = f.i order by w.n) as reset_ms,
+    exists (select from passed p where p.i = f.i) as passed,
+    exists (select from charged c where c.i = f.i) as took,
     ${slotAt('now()')}::text as slot,
-    coalesce((select used from taken), (select used from found_row), 0)::float8 as used,
-    coalesce((select reserved from taken), (select reserved from found_row), 0)::float8 as reserved,
-    al.included, al.overage_mode, al.overage_cents_per_unit
-  from a cross join p cross join no_flush left join al on true`
-
-const ADMIT_BY_KEY = admitStatement('api_keys k join accounts a on a.id = k.account_id where k.key_hash = $1::text and k.revoked_at is null', 'k.id::text')
-const ADMIT_BY_ACCOUNT = admitStatement('accounts a where a.id = $1::text::uuid', 'null::text')
+    coalesce(t.used, l.used, s.used, 0)::float8 as used,
+    coalesce(t.reserved, l.held, s.reserved, 0)::float8 as reserved,
+    q.included, q.overage_mode, q.overage_cents_per_unit
+  from found f join a on a.id = f.account_id cross join no_flush
+  left join asked q on q.i = f.i
+  left join taken t on t.account_id = q.account_id and t.meter = q.meter
+  left join locked l on l.account_id = q.account_id and l.meter = q.meter
+  left join seen s on s.account_id = q.account_id and s.meter = q.meter`
 
 /**
- * Admits a request in one statement:
+ * Admits requests, in one statement however many they are (Admission gathers the
+ * requests that arrive while its last statement runs):
  *
- * 1. finds the key by its hash: a revoked key, or one whose account is gone, finds nothing;
- * 2. computes the account's period (billing_period);
- * 3. counts the request against each rate-limit window (countHits);
- * 4. when every window had room and the account has the route's add-on, charges or
- *    reserves on the meter row (take), if the cap rule lets the units in.
+ * 1. finds each key by its hash: a revoked key, or one whose account is gone, finds nothing;
+ * 2. computes each account's period (billing_period);
+ * 3. counts each request against its rate-limit windows (countHits), in request order;
+ * 4. for each request whose windows all had room and whose account has the route's
+ *    add-on, charges or reserves on the meter row (one guarded upsert per row, one
+ *    ledger row per request charged), if the cap rule lets its units in after those
+ *    of the requests before it.
  *
- * Every admission takes its row locks in one order, rate limits then the meter row
- * (the meter's step reads the windows' counts), and holds them only until it commits.
- * Null when there is no such key or account.
+ * Every admission takes its row locks in one order, rate limits (by bucket) then meter
+ * rows (by account and meter), and holds them only until it commits. An element is
+ * null when there is no such key or account.
  */
-export async function admit(db: Db, r: AdmitRequest): Promise<Admitted | null> {
-  const byKey = 'keyHash' in r.who
-  const meter = r.meter?.meter ?? null
-  const charge = r.meter ? r.meter.charge : 0
-  const reserve = r.meter ? r.meter.reserve : 0
-  const [out] = await db.unsafe<AdmitRow[]>(
-    byKey ? ADMIT_BY_KEY : ADMIT_BY_ACCOUNT,
+export async function admitAll(db: Db, rs: readonly AdmitRequest[]): Promise<(Admitted | null)[]> {
+  const rules = rs.flatMap((r, i) => r.limits.map((l) => [i + 1, l] as const))
+  const rows = await db.unsafe<AdmitRow[]>(
+    ADMIT,
     [
-      byKey ? (r.who as { keyHash: string }).keyHash : (r.who as { accountId: string }).accountId,
-      r.limits.map((l) => l.prefix), r.limits.map((l) => l.limit), r.limits.map((l) => l.windowSeconds),
-      r.feature, meter, charge, reserve, r.charge.requestId, r.charge.endpoint,
+      rs.map((r) => ('keyHash' in r.who ? r.who.keyHash : null)),
+      rs.map((r) => ('accountId' in r.who ? r.who.accountId : null)),
+      rs.map((r) => r.feature),
+      rs.map((r) => r.meter?.meter ?? null),
+      rs.map((r) => r.meter?.charge ?? 0),
+      rs.map((r) => r.meter?.reserve ?? 0),
+      rs.map((r) => r.charge.requestId),
+      rs.map((r) => r.charge.endpoint),
+      rules.map(([i]) => i), rules.map(([, l]) => l.prefix), rules.map(([, l]) => l.limit), rules.map(([, l]) => l.windowSeconds),
     ],
     { prepare: true },
   )
-  if (!out) return null
+  const byRequest = new Map(rows.map((row) => [row.i, row]))
+  return rs.map((r, i) => {
+    const out = byRequest.get(i + 1)
+    return out ? admitted(r, out) : null
+  })
+}
+
+function admitted(r: AdmitRequest, out: AdmitRow): Admitted {
+  const meter = r.meter?.meter ?? null
+  const charge = r.meter ? r.meter.charge : 0
+  const reserve = r.meter ? r.meter.reserve : 0
   const account: Account = {
     id: out.id, email: out.email, plan: out.plan, key_id: out.key_id, billing_source: out.billing_source,
     payments_customer_id: out.payments_customer_id, subscription_status: out.subscription_status,

@@ -95,7 +95,7 @@ const isSuccess = (ctx: Context) => ctx.status >= 200 && ctx.status < 300
  * goes out, so the usage headers count this request. A lookup that succeeds needs no
  * second statement: its admission charged it.
  */
-export async function meterAround(ctx: Context, next: Next, inDb: <T>(settle: (db: Db) => Promise<T>) => Promise<T>, cost: Cost | 0, meter: Meter, units: number, a: Admitted) {
+export async function meterAround(ctx: Context, next: Next, db: Db, cost: Cost | 0, meter: Meter, units: number, a: Admitted) {
   const { period, state, charged, held } = a
   if (!state) throw new Error('meterAround: an admission without a meter')
   if (a.refused) {
@@ -111,14 +111,14 @@ export async function meterAround(ctx: Context, next: Next, inDb: <T>(settle: (d
   try {
     await next()
   } catch (e) {
-    if (charged > 0 || held) await inDb((db) => settle(db, row, held, -charged, chargeOf(ctx))).catch((err) => ctx.app.emit('error', err, ctx))
+    if (charged > 0 || held) await settle(db, row, held, -charged, chargeOf(ctx)).catch((err) => ctx.app.emit('error', err, ctx))
     throw e
   }
   // an answer nobody will read is not charged
   const ok = isSuccess(ctx) && !clientGone(ctx)
   // never more than was admitted: that is what the cap was checked against
   const owed = ok && cost !== 0 ? Math.min(units, Math.max(0, cost.settle(ctx))) : 0
-  const after = owed !== charged || held ? { ...state, ...(await inDb((db) => settle(db, row, held, owed - charged, chargeOf(ctx)))) } : state
+  const after = owed !== charged || held ? { ...state, ...(await settle(db, row, held, owed - charged, chargeOf(ctx))) } : state
   if (ok) ctx.set(usageHeaders(meter, after, period))
 }
 

@@ -2,9 +2,11 @@
  * The two queues a request's work waits in, so that no key can take the server from the
  * others:
  *
- * - `db`: database slots, sized to the pool. A slot is held only while queries run: a
- *   keyed request's admission, its handler when the handler is nothing but queries
- *   (keyed's default), and its settlement. Far past the pool's connections postgres.js
+ * - `db`: database slots, sized to the pool. A slot is held only while queries run on
+ *   the pool: a keyed request's handler when the handler is nothing but queries
+ *   (keyed's default), or each query of a handler that does other work too. Admission
+ *   and settlement take no slot: they run on the admission's own connections, many
+ *   requests to a statement (admission.ts). Far past the pool's connections postgres.js
  *   pipelines each new query behind a busy connection, and while its queue of busy
  *   connections never empties that queue grows a slot per query, which every later query
  *   scans (docs/performance.md, "The database pool under load").
@@ -13,10 +15,11 @@
  *   uploads cannot hold the slots another key's lookups need, nor the whole CPU queue.
  *
  * Each queue has a cap on what waits and a limit on how long: past either the request
- * is answered 503 with Retry-After before it is admitted (so it is neither charged nor
- * counted), or, on the CPU queue, after its admission, whose charge the failure
- * refunds (metering.ts). A request whose client has gone is dropped from the queue and
- * never run (ClientGone).
+ * is answered 503 with Retry-After. A request that finds the database queue full is
+ * refused before it is admitted (neither charged nor counted); one refused later, or
+ * on the CPU queue, has been admitted, and the failure refunds its charge
+ * (metering.ts). A request whose client has gone is dropped from the queue and never
+ * run (ClientGone).
  */
 import type { Context } from 'koa'
 import PQueue from 'p-queue'
@@ -68,16 +71,22 @@ export class RequestQueue {
     return this.queue.size
   }
 
+  /** Throws the 503 that run would when no more may wait. */
+  refuseWhenFull() {
+    const { max, waitMs } = this.limits
+    if (this.queue.size >= max) throw busy(`${this.queue.size} requests wait for ${this.name}`, Math.max(1, Math.ceil(waitMs / 1000)))
+  }
+
   /**
    * Runs `work` in its turn, for account `key` when the queue limits accounts. Throws the
    * 503 when the queue is full, the account has its share or the wait runs out, and
    * ClientGone when the client closes its connection first.
    */
   async run<T>(ctx: Context, work: () => Promise<T>, key?: string): Promise<T> {
-    const { max, waitMs, perKey } = this.limits
+    const { waitMs, perKey } = this.limits
     if (clientGone(ctx)) throw new ClientGone()
     const retryAfter = Math.max(1, Math.ceil(waitMs / 1000))
-    if (this.queue.size >= max) throw busy(`${this.queue.size} requests wait for ${this.name}`, retryAfter)
+    this.refuseWhenFull()
     const mine = key === undefined ? 0 : (this.byKey.get(key) ?? 0)
     if (perKey !== undefined && key !== undefined && mine >= perKey) throw busy(`this account has ${mine} requests on ${this.name}`, retryAfter)
     if (key !== undefined) this.byKey.set(key, mine + 1)
@@ -127,6 +136,11 @@ declare module 'koa' {
     /** set by buildApp */
     queues?: Queues
   }
+}
+
+/** Throws the 503 a request would meet in the database queue when the queue is full now. */
+export function refuseWhenFull(ctx: Context) {
+  ctx.queues?.db.refuseWhenFull()
 }
 
 /** Runs `work` (queries) in one of the app's database slots; a router served outside buildApp runs it at once. */

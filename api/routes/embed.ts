@@ -28,7 +28,7 @@ function embeddingResult(vectors: number[][], { model_name, model_version }: Mod
 export function embedRoutes(embedder: Embedder | undefined) {
   const router = new Router({ prefix: '/v2' })
 
-  router.post('/embed', jsonBody(), keyed({ feature: 'vector_api', slot: 'admission' }), async (ctx) => {
+  router.post('/embed', jsonBody(), keyed({ feature: 'vector_api', slot: 'queries' }), async (ctx) => {
     const body = await validate(embedBody, ctx.request.body)
     if (!embedder) throw unavailable('none is configured: EMBEDDING_PROVIDER is none')
     const texts = body.texts ?? [body.text!]

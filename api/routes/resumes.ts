@@ -82,7 +82,7 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
   router.param('resume_id', pathSegment('resume_id'))
 
   // the upload is read, the file parsed and embedded outside any database slot
-  router.post('/embed', keyed({ slot: 'admission' }), resumeUpload(), async (ctx) => {
+  router.post('/embed', keyed({ slot: 'queries' }), resumeUpload(), async (ctx) => {
     const { bytes, mediaType } = checkedUpload(ctx)
     if (!embedder) throw unavailable('none is configured: EMBEDDING_PROVIDER is none')
     try {
@@ -95,7 +95,7 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
     }
   })
 
-  router.post('/', keyed({ slot: 'admission' }), resumeUpload(), async (ctx) => {
+  router.post('/', keyed({ slot: 'queries' }), resumeUpload(), async (ctx) => {
     const { bytes, mediaType, filename } = checkedUpload(ctx)
     if (!boss) throw errors.tasksUnavailable()
     const accountId: string = ctx.state.account.id
@@ -136,7 +136,7 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
     ctx.body = resumeRecord(row)
   })
 
-  router.get('/:resume_id/file', keyed({ slot: 'admission' }), async (ctx) => {
+  router.get('/:resume_id/file', keyed({ slot: 'queries' }), async (ctx) => {
     const row = await inSlot(ctx, () => findResume(sql, ctx.state.account.id, ctx.params.resume_id))
     if (!row) throw errors.notFound('Resume')
     const filename = `resume-${row.id}.${EXTENSIONS[row.content_type ?? ''] ?? 'bin'}`

@@ -73,7 +73,7 @@ const backlog = async (sql: Sql, model: number): Promise<Backlog> => ({ jobs_wit
 export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
   const router = new Router({ prefix: '/v2/jobs' })
 
-  router.post('/vsearch', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(vsearchMost, MAX_LIMIT), search: true, slot: 'admission' }), async (ctx) => {
+  router.post('/vsearch', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(vsearchMost, MAX_LIMIT), search: true, slot: 'queries' }), async (ctx) => {
     const body = await validate(vsearchBody, ctx.request.body)
     const type = (body.search_type ?? 'summary') as SearchType
     if (!SEARCH_TYPES.includes(type)) throw errors.badRequest(`Invalid search_type: ${type}. Use summary, job or resume`)
@@ -92,7 +92,7 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     ctx.body = vsearchResponse(result, slice.offset, slice.limit, meta)
   })
 
-  router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true, slot: 'admission' }), async (ctx) => {
+  router.post('/neural-search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(neuralMost, MAX_LIMIT), search: true, slot: 'queries' }), async (ctx) => {
     const body = await validate(neuralSearchBody, ctx.request.body)
     const accountId: string = ctx.state.account.id
     const slice = neuralSlice(body)

@@ -1,8 +1,8 @@
 /**
- * The app's database queue (api/middleware/queues.ts): at most poolSize keyed requests
- * run at once; the others wait, and all are answered; past its cap or its wait limit a
- * request is 503 with Retry-After before it is admitted, and one whose client has gone
- * is not run. A route of the test's own, behind keyed(), holds each request until the
+ * The app's database queue (api/middleware/queues.ts): at most poolSize keyed handlers
+ * run at once; the others wait, and all are answered; a request that finds the queue
+ * full is 503 with Retry-After before it is admitted, one that waits past the limit is
+ * 503 and refunded, and one whose client has gone is not run and not charged. A route of the test's own, behind keyed(), holds each request until the
  * test lets it go.
  */
 import type { AddressInfo } from 'node:net'
@@ -112,7 +112,7 @@ test('a full database queue answers 503 with Retry-After before admission: nothi
   t.is(third.status, 503)
   t.is(third.headers.get('retry-after'), '60')
   t.regex(((await third.json()) as { detail: string }).detail, /^The server is busy \(1 requests wait for a database connection\); retry after 60 seconds$/)
-  t.is(await h.counted(), 1, 'only the first was admitted so far')
+  t.is(await h.counted(), 2, 'the first and the waiting one were admitted; the refused one was not')
   h.releases[0]()
   await until(() => h.ran() === 2, 'the second inside')
   h.releases[1]()
@@ -151,6 +151,7 @@ test('a request whose client has gone while it waited is not run and not charged
   await until(() => h.ran() === 2, 'the third inside')
   h.releases[1]()
   t.is((await third).status, 200)
-  t.is(await h.counted(), 2, 'the gone request was never admitted')
-  t.is(await h.used(), 2)
+  // it was admitted before it waited (admission takes no slot), and its charge refunded
+  t.is(await h.counted(), 3)
+  t.is(await h.used(), 2, 'the gone request is not charged')
 })
