@@ -23,6 +23,7 @@
  */
 import { findDateRange } from './dates.ts'
 import { hasTitleWord } from './extract/experience.ts'
+import { DEGREE_RE, INSTITUTION_RE } from './extract/education.ts'
 import { foldHeading, headingKind, type SectionKind } from './sections.ts'
 
 /** At most this many characters per line on average, or the text is flattened. */
@@ -56,7 +57,8 @@ function findHeadings(text: string): Heading[] {
       break
     }
   }
-  const exp = found.find((h) => h.kind === 'experience')
+  // "Experience managing migrations" opens a sentence; "Work Experience" is the heading
+  const exp = found.find((h) => h.kind === 'experience' && /\s/.test(text.slice(h.index, h.index + h.length))) ?? found.find((h) => h.kind === 'experience')
   const seen = new Set<SectionKind>()
   return found.filter((h) => {
     if (exp && h.index < exp.index) return false
@@ -134,6 +136,7 @@ export function reflow(text: string): string {
     }
     const segs = t.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean).flatMap(splitAfterDates)
     if (k === 'experience') lines.push(...experienceLines(segs))
+    else if (k === 'education') lines.push(...educationLines(segs))
     else lines.push(...segs)
   }
   return lines.join('\n')
@@ -155,6 +158,76 @@ function experienceLines(segs: string[]): string[] {
       continue
     }
     out.push(`• ${segs[i]}`)
+  }
+  return out
+}
+
+/** A degree that opens a school's entry: "BCA", "Bachelors", "Higher Secondary", "Class XII". */
+const ENTRY_DEGREE = /^(?:bachelor'?s?|master'?s?|doctor(?:ate)?|ph\.?d|diploma|associate'?s?|b\.?tech|m\.?tech|btech|mtech|b\.?sc|m\.?sc|bca|mca|mba|pgdca|bcom|mcom|b\.?e|m\.?e|ba|ma|bs|ms|certificate|higher|secondary|class|high)$/i
+/** Words that end a field of study ("Computer Science", "Mechanical Engineering", "Finance"). */
+const SUBJECT_END = /^(\p{L}+(ing|tion|sion|ment|ics|ogy|ance|ence|ies|ure|ism|ical)s?|science|sciences|arts|art|law|medicine|business|design|history|english|nursing|commerce|studies|security|systems|behaviou?r|applications?|ece|cse|it)$/iu
+/** Words of schools' names that end as fields do ("Government Engineering College") */
+const SCHOOL_NAME_WORD = /^(government|national|international|regional|central|state|city)$/i
+const FIELD_LINK = /^(and|&|of|in|with)$/i
+
+/**
+ * "Masters in Computer Application Indira Gandhi National Open University BCA in Computer Application …"
+ * -> one line per degree: a degree word that follows a school's name opens the next entry.
+ */
+function splitDegrees(seg: string): string[] {
+  const words = seg.split(/\s+/)
+  const out: string[][] = [[]]
+  for (let i = 0; i < words.length; i++) {
+    const cur = out[out.length - 1]
+    const opens = i > 0 && /^\p{Lu}/u.test(words[i]) && ENTRY_DEGREE.test(words[i]) && !FIELD_LINK.test(words[i - 1]) &&
+      (/^(in|degree|of)$/i.test(words[i + 1] ?? '') || /^(bca|mca|mba|pgdca|btech|mtech|b\.?tech|m\.?tech|bsc|msc|b\.?sc|m\.?sc|ba|ma|bs|ms|be)$/i.test(words[i])) && INSTITUTION_RE.test(cur.join(' '))
+    if (opens) out.push([words[i]])
+    else cur.push(words[i])
+  }
+  return out.map((w) => w.join(' '))
+}
+
+/**
+ * A job site writes a school's entry as "Degree in Field School  Town Region  Dates". With its
+ * punctuation stripped, the field runs into the school's name: the field ends at its last word
+ * that ends a field of study ("Science", "Engineering") before a capitalised word that is none,
+ * and the school follows. The field written twice ("Masters in Computer Application in Computer
+ * Application") is written once.
+ * e.g. "Bachelors in Computer Science Government Engineering College" -> "Bachelors in Computer Science | Government Engineering College"
+ */
+export function splitFieldSchool(seg: string): string {
+  const twice = seg.match(/^(.*?\bin\s+)(.+?)\s+in\s+\2\b(.*)$/i)
+  if (twice) seg = `${twice[1]}${twice[2]}${twice[3]}`
+  // "Bachelor of Science in Field School", or an abbreviation and its field: "MSc Field School"
+  const m = seg.match(/^(.*?\b(?:in|of)\s+)(.+)$/) ?? seg.match(/^(\p{Lu}[\p{L}.]{1,5}\s+)(\p{Lu}.+)$/u)
+  if (!m || !ENTRY_DEGREE.test(seg.split(/\s+/)[0])) return seg
+  const words = m[2].split(/\s+/)
+  for (let i = 0; i < words.length - 1; i++) {
+    if (!SUBJECT_END.test(words[i]) || INSTITUTION_RE.test(words[i])) continue
+    const next = words[i + 1]
+    if (FIELD_LINK.test(next) || (SUBJECT_END.test(next) && !SCHOOL_NAME_WORD.test(next) && !INSTITUTION_RE.test(next)) || !/^\p{Lu}/u.test(next)) continue
+    return `${m[1]}${words.slice(0, i + 1).join(' ')} | ${words.slice(i + 1).join(' ')}`
+  }
+  return seg
+}
+
+/**
+ * An education section's segments: one line per degree, its field cut from the school's name; a
+ * town written alone after a school's name (two spaces apart, no dates) is the school's place.
+ */
+function educationLines(segs: string[]): string[] {
+  const out: string[] = []
+  for (const seg of segs.flatMap(splitDegrees)) {
+    const prev = out[out.length - 1]
+    const words = seg.split(/\s+/)
+    const town = words.length <= 4 && words.every((w) => /^\p{Lu}/u.test(w)) && !INSTITUTION_RE.test(seg) && !DEGREE_RE.test(seg) && !findDateRange(seg)
+    if (town && prev !== undefined && INSTITUTION_RE.test(prev) && !prev.includes(' | ')) out[out.length - 1] = `${prev} | ${seg}`
+    else if (town && prev !== undefined && prev.includes(' | ') && !/\|[^|]*\|/.test(prev)) out[out.length - 1] = `${prev} | ${seg}`
+    else {
+      // a degree opens an entry of its own
+      if (out.length && ENTRY_DEGREE.test(words[0])) out.push('')
+      out.push(splitFieldSchool(seg))
+    }
   }
   return out
 }

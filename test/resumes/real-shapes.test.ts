@@ -5,7 +5,7 @@
 import test from 'ava'
 import { parseResume } from '../../ingest/resume/parse.ts'
 import { repairText } from '../../ingest/resume/repair-text.ts'
-import { isFlattened } from '../../ingest/resume/reflow.ts'
+import { isFlattened, reflow, splitFieldSchool } from '../../ingest/resume/reflow.ts'
 import { splitDegreeSchool } from '../../ingest/resume/extract/education.ts'
 import { readResume, closeResumeReaders } from '../../ingest/resume/read.ts'
 import { generateTruths } from './corpus/truth.ts'
@@ -60,6 +60,27 @@ test('flattened text: headings in running text, entries by their dates, title an
   ])
   t.deepEqual(p.education?.map((e) => e.degree), ['Master of Science in Computer Science', 'Bachelor of Engineering in Information Technology'])
   t.true(p.education?.[1].institution?.startsWith('Savitribai Phule Pune University'))
+})
+
+test('flattened schools: the field cut from the school\'s name, one entry per degree, a town alone', (t) => {
+  t.is(splitFieldSchool('Bachelors in Computer Science Government Engineering College'), 'Bachelors in Computer Science | Government Engineering College')
+  t.is(splitFieldSchool('Bachelor Degree in Electronics and Communication Engineering St Annes College of Engineering'), 'Bachelor Degree in Electronics and Communication Engineering | St Annes College of Engineering')
+  t.is(splitFieldSchool('Master of Science in Computer and Information Sciences University of Michigan'), 'Master of Science in Computer and Information Sciences | University of Michigan')
+  t.is(splitFieldSchool('Masters in Computer Application in Computer Application Indira Gandhi National Open University'), 'Masters in Computer Application | Indira Gandhi National Open University')
+  t.is(splitFieldSchool('MSc Distributed Systems Politechnika Warszawska'), 'MSc Distributed Systems | Politechnika Warszawska')
+  t.is(splitFieldSchool('Diploma in Marketing University College Dublin'), 'Diploma in Marketing | University College Dublin')
+  t.is(splitFieldSchool('Bachelor of Education Trinity College Dublin'), 'Bachelor of Education | Trinity College Dublin')
+  // no field before the school: left as it is
+  t.is(splitFieldSchool('Anna University'), 'Anna University')
+  const text = `Ravi Kumar Hyderabad Telangana  ${'Experience managing servers and backups for many clients  '.repeat(4)}Work Experience Database Administrator Tata Consultancy Services  Hyderabad Telangana June 2019 to Present  Managed backups Education Masters in Computer Application Indira Gandhi National Open University BCA in Computer Application Osmania University  Hyderabad Telangana Skills  SQL  Linux`
+  t.true(isFlattened(text))
+  t.true(reflow(text).includes('\nWork Experience\n'))
+  const p = parseResume(text)
+  t.deepEqual(p.work_experience?.map((w) => [w.title, w.company]), [['Database Administrator', 'Tata Consultancy Services']])
+  t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [
+    ['Masters in Computer Application', 'Indira Gandhi National Open University'],
+    ['BCA in Computer Application', 'Osmania University'],
+  ])
 })
 
 for (const layout of ['text-flattened', 'text-builder']) {

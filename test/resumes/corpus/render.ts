@@ -678,12 +678,19 @@ const stripPunct = (s: string) => s.replace(/[^\p{L}\p{N}\s]+/gu, '').replace(/\
  * two spaces where a line break or a bullet was; "Title Company  Town Region Month YYYY to Month YYYY".
  */
 function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
-  const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Work Experience']
+  // a sentence that opens with a heading's word ("Experience managing …") before the real heading
+  const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Experience working with cross functional teams', 'Work Experience']
   for (const w of t.work) {
     parts.push(`${stripPunct(w.title)} ${stripPunct(w.company)}`, `${stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`, ...w.bullets.map(stripPunct))
   }
   parts.push('Education')
-  for (const e of t.education) parts.push(`${stripPunct(e.degree)} ${stripPunct(e.institution)}`, `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`)
+  // as job sites export schools: "Degree in Field School  Town Region  Dates"; a school's dates may be
+  // missing, leaving its town alone; some resumes list their schools in one run without towns or dates
+  const odd = Number(t.id.replace(/\D/g, '')) % 2 === 1
+  if (odd && t.education.length > 1) parts.push(t.education.map((e) => `${stripPunct(e.degree)} ${stripPunct(e.institution)}`).join(' '))
+  else {
+    t.education.forEach((e, k) => parts.push(`${stripPunct(e.degree)} ${stripPunct(e.institution)}`, k % 2 ? stripPunct(e.location) : `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`))
+  }
   parts.push('Skills', ...t.skills.flatMap((g) => g.items.map(stripPunct)))
   return {
     text: `${parts.join('  ')}\n`,
