@@ -50,8 +50,24 @@ export function jobTypeFromTitle(title: string): JobType | null {
 // when needed (per diem); a secondment or a locum covers a post for a time. "Bank holidays" and a
 // blood or food bank are not the bank.
 const TEMPORARY_TITLE_RE = /\b(?:bank(?! holidays?)(?<!(?:blood|food|milk|tissue|eye|data) bank)|locum|fixed[- ]term|secondment|temporary|maternity (?:leave|cover))\b/i
-const TEMPORARY_TEXT_RE =
-  /\b(?:fixed[- ]term|secondment|locum (?:post|position|role|contract|basis|cover)|maternity (?:leave )?cover|temporary (?:post|position|role|contract|basis)|bank (?:contracts?|staff(?:ing)?|partners|workers?|shifts?|service))\b/i
+// In the text only as statements about the post: "on a fixed term contract", "Fixed Term/ Secondment
+// – 4 Months", "a one year secondment", "this is a locum post", "on bank contracts". Not the general
+// ones: "opportunities for fixed term contracts if you are interested", "secondment to study",
+// "creating secondment opportunities", "working at Consultant level on a locum basis", "if you are
+// applying for a post as a BANK worker" (a trust's boilerplate).
+export const TEMPORARY_TEXT_RE = new RegExp(
+  [
+    // "fixed term or permanent contracts" offers either: the post's own terms decide
+    String.raw`(?<!permanent\s(?:or|and)\s)\bfixed[- ]term\b(?!\s+contracts\b|\s+(?:or|and)\s+permanent)`,
+    String.raw`(?:\b(?:a|on|one[- ]year|\d+[- ](?:months?|years?))\s+|fixed[- ]term\s*\/\s*)secondment\b`,
+    String.raw`\bsecondment\s*(?:basis|post|position|role|contract|until|for\s+\d|of\s+\d|[–-]\s*\d|\(\d|\/\s*fixed)`,
+    String.raw`\blocum (?:post|position|role|contract)\b`,
+    String.raw`\bmaternity (?:leave )?cover\b`,
+    String.raw`\btemporary (?:post|position|role|contract|basis)\b`,
+    String.raw`\bon (?:a )?bank contracts?\b|\bjoin (?:our|the) (?:staff )?bank\b`,
+  ].join('|'),
+  'i',
+)
 // Weekly hours: "27 hours per week", "Hours: 15", "37.5 hpw", and the fractions of a 37.5-hour week
 // that NHS posts are written in ("18.75 hours", "22.5 hrs") even without "per week"; not "12 hours a
 // day", "within 24 hours" or "a 24 hours service". One scan for a number of hours, then its context:
@@ -60,22 +76,31 @@ const HOURS_RE = /(\d{1,2}(?:\.\d{1,2})?)\s*(hours?|hrs?|hpw)\b/gi
 const HOURS_LABEL_RE = /\bhours(?: of work| per week)?\s*[:–-]\s*(?:up to\s*)?(\d{1,2}(?:\.\d{1,2})?)\b/i
 const PER_WEEK_RE = /^\s*(?:(?:per|a|each|every|\/)\s*week\b|p\.?\/?w\b|weekly\b)/i
 const PER_DAY_RE = /^\s*(?:a|per|each)\s*(?:day|shift|night)/i
+// "a mix of 7.5 hour and 12.5 hour shifts": shift lengths
+const SHIFT_RE = /^\s*(?:(?:long\s+|day\s+|night\s+)?shifts?\b|(?:and|or|to|[-–\/])\s*\d)/i
 
 /** The weekly hours a text states first, as written. e.g. "… - 27 hours per week" -> "27"; "within 24 hours" -> null */
 function weeklyHours(text: string): string | null {
   const label = HOURS_LABEL_RE.exec(text)
   for (const m of text.matchAll(HOURS_RE)) {
     if (label && m.index > label.index) break
-    if (m.index > 0 && /[\d.,£]/.test(text[m.index - 1])) continue
+    // "8-20.30 hours weekdays" and "09:00-17.30 hours" are times of day
+    if (m.index > 0 && /[\d.,£:\-–]/.test(text[m.index - 1])) continue
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 24)
-    if (m[2].toLowerCase() === 'hpw' || PER_WEEK_RE.test(after) || (m[1].includes('.') && !PER_DAY_RE.test(after))) return m[1]
+    if (m[2].toLowerCase() === 'hpw' || PER_WEEK_RE.test(after) || (m[1].includes('.') && !PER_DAY_RE.test(after) && !SHIFT_RE.test(after))) return m[1]
   }
   return label ? label[1] : null
 }
-const WTE_RE = /\b(0?\.\d{1,2})\s*w\.?t\.?e\b/i
-// Consultants' time is counted in programmed activities: 10 PAs is full time.
-const PAS_RE = /\b(\d{1,2}(?:\.\d)?)\s*(?:x\s*)?(?:PAs?|programmed activities)\b(?!\s*(?:a|per)\s*(?:day|month))/
-const PART_TIME_PHRASE_RE = /\b(?:for an? |this (?:is an? )?|the |on an? )part[- ]time\b(?!\s+(?:hours|available|options?|working (?:is|will be) considered))|\bpart[- ]time\s+(?:post|position|role|vacancy|contract|basis)\b/i
+// The post's WTE ("This is a 0.4WTE Band 8a role", "part time (0.5wte) post"), not the team's
+// ("a team of 2.6wte Consultants", "1.0 WTE").
+const WTE_RE = /(?:\b(?:a|the|this|post|role|position|is|for|of|at)\s+|\()(0?\.\d{1,2})\s*w\.?t\.?e\b/i
+// Consultants' time is counted in programmed activities: 10 PAs is full time; a post of 3 to 9.5
+// is part time, but not the supporting activities within one ("2.5 PA in the first year") or an
+// on-call supplement ("0.5PA for on-call").
+const PAS_RE = /(?<![\d.])([3-9](?:\.5)?)\s*(?:x\s*)?(?:PAs?|programmed activities)\b(?!\s*(?:a|per)\s*(?:day|month)|\s+(?:for|of)\s+(?:on[- ]call|SPA|supporting))/
+// "This is a part time, permanent post", "on a part time basis"; not "on a part-time or job share
+// basis" or "full time/ part time": options, where the post's own terms decide
+const PART_TIME_PHRASE_RE = /(?<!(?:full[- ]time|or)\s*\/?\s*)\b(?:for an? |this (?:is an? )?|the |on an? )part[- ]time\b(?!\s+(?:hours|available|options?|working (?:is|will be) considered)|\s*(?:or|\/)\s)|\bpart[- ]time\s+(?:post|position|role|vacancy|contract|basis)\b/i
 
 /**
  * The job type a UK public-sector posting states in its title and text, where a feed's

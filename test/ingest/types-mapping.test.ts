@@ -53,6 +53,15 @@ test('job type from UK public-sector terms: temporary posts first, then the week
     ['Registered Nurse', 'This is a Full Time role for 37.5 hours a week. Standard shifts are 12 hours a day', 'Full Time'],
     ['Speech and Language Therapist', 'With a variety of part time hours available to support work life balance', null],
     ['Recovery Practitioner', 'Its a 24 hours service department, calls answered within 24 hours', null],
+    ['Staff Nurse', 'secondment to study at the local tertiary hospitals; if you are applying for a post as a BANK worker, pay in full', null],
+    ['Consultant in Emergency Medicine', 'A substantive position; candidates working at Consultant level on a locum basis are welcome', null],
+    ['Staff Nurse', 'We can offer fixed term or permanent contracts and flexible working', null],
+    ['Management Accountant', 'Fixed Term Contract or Secondment until the 30th June 2021', 'Contract / Temporary'],
+    ['Consultant Psychiatrist', 'protected time for Supporting Professional Activities (2.5 PA in the first year)', null],
+    ['Clinical Psychologist', 'a 1.0 WTE Band 8a clinical psychology position in a team of 2.6wte', null],
+    ['Admin & Clerical Officer', 'cover for a 7 day service with a mix of 7.5 hour and 12.5 hour shifts', null],
+    ['Occupational Therapist', 'The service operates 8-20.30 hours weekdays', null],
+    ['Deputy Head of Medicines Optimisation', 'We will consider applications on a part-time or job share basis.', null],
   ]
   for (const [title, text, type] of cases) t.is(jobTypeFromTerms(title, text), type, `${title}: ${text}`)
 })
