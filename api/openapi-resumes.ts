@@ -64,7 +64,7 @@ const EmbeddingResult = object(
       {
         job_categories: {
           type: 'array',
-          description: 'The 3 job categories nearest the resume, by cosine similarity with each category\'s name embedded by the same model',
+          description: 'The 3 job categories nearest the resume. A score is the cosine similarity of the resume\'s vector with the category\'s name embedded by the same model, plus 0.5 times the share of the resume\'s titles that name the category (the most recent weighing most) and 0.15 times the share named by its skills and summary: higher is nearer, and it can pass 1',
           items: object({ category: str, score: { type: 'number' } }),
         },
         experience_level: object(

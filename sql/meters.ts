@@ -224,10 +224,9 @@ const ADMIT = `
       with ordinality as r(key_hash, account_id, feature, meter, charge, reserve, request_id, endpoint, i)
   ),
   found as (
-    select r.i, k.account_id, k.id::text as key_id
-    from req r join api_keys k on k.key_hash = r.key_hash and k.revoked_at is null
-    union all
-    select r.i, r.account_id, null::text from req r where r.account_id is not null
+    select r.i, coalesce(k.account_id, r.account_id) as account_id, k.id::text as key_id
+    from req r left join api_keys k on k.key_hash = r.key_hash and k.revoked_at is null
+    where k.id is not null or r.account_id is not null
   ),
   a as (
     select ${BILLING_COLUMNS}, p.* from accounts a ${PERIOD_OF_A}

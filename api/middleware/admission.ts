@@ -51,11 +51,15 @@ export class Admission {
     return this.batches.load({ who, ...o })
   }
 
-  /** A batch is dispatched after the current I/O callbacks (requests parsed in one turn share it), or when a statement finishes. */
+  /**
+   * A batch goes as soon as the code that asked has run (a request alone is not held
+   * back for a turn of the event loop) while fewer than STATEMENTS_IN_FLIGHT run, or
+   * else when one of them finishes, with whatever gathered meanwhile.
+   */
   private schedule(dispatch: () => void) {
     if (this.running < STATEMENTS_IN_FLIGHT) {
       this.running++
-      setImmediate(dispatch)
+      queueMicrotask(dispatch)
     } else this.waiting.push(dispatch)
   }
 
@@ -64,7 +68,7 @@ export class Admission {
       return await admitAll(this.db, rs)
     } finally {
       const next = this.waiting.shift()
-      if (next) setImmediate(next)
+      if (next) queueMicrotask(next)
       else this.running--
     }
   }
