@@ -173,7 +173,7 @@ const CAREERS_HOST_RE = /https?:\/\/(?:jobs|careers)\.(?!lever\.|greenhouse\.|as
 /**
  * The company of a comment without a header, from its first sentence's conventions: a leading
  * name followed by "is hiring", "(link)", " - " or ","; "at <Name> (" or "join <Name>"; else a
- * company careers site it links to (jobs.apple.com -> Apple). Null for a comment that names none
+ * company careers site it links to (jobs.apple.com -> Apple), or the site it opens with. Null for a comment that names none
  * (a reply, a note to readers): such a comment is no posting.
  * e.g. "Shopify is hiring for all R&D roles at https://…" -> "Shopify";
  *      "I've previously applied at Alto and have yet to receive a response..." -> null
@@ -185,7 +185,8 @@ export function hnProseCompany(textOfComment: string): string | null {
   if (lead && !NOT_A_NAME.test(lead) && !ROLE.test(lead)) return lead.trim()
   const at = AT_NAME_RE.exec(first)?.[1]
   if (at && !ROLE.test(at)) return at.trim()
-  const host = CAREERS_HOST_RE.exec(first)?.[1]
+  // a comment that opens with its company's site: "https://grafana.com/ …"
+  const host = CAREERS_HOST_RE.exec(first)?.[1] ?? /^https?:\/\/(?:www\.)?([a-z0-9-]{2,40})\.(?:com|io|co|ai|org|net|dev|app)\b/i.exec(first)?.[1]
   return host ? host.charAt(0).toUpperCase() + host.slice(1) : null
 }
 

@@ -267,6 +267,7 @@ test('HN: job-type words, places joined by "and", the Bay Area, partial WFH; a c
   t.is(hnProseCompany('Machine Learning Engineer - https://jobs.apple.com/en-us/details/200154882/ise-proactive Have you ever'), 'Apple')
   t.is(hnProseCompany('At Tesorio we are looking for a Data Engineer - https://jobs.lever.co/tesorio/f77eaea4'), 'Tesorio')
   t.is(hnProseCompany('We are hiring at Discord https://discordapp.com/jobs'), 'Discord')
+  t.is(hnProseCompany('https://grafana.com/ We are hiring Go engineers across Europe.'), 'Grafana')
   t.is(hnProseCompany('REMOTE WorkReduce is an American company that handles back-office operations'), 'WorkReduce')
   t.is(hnProseCompany("I've previously applied at Alto and have yet to receive a response..."), null)
   t.is(hnProseCompany('Hey, a friendly note to remote job seekers! There are few automated aggregation sites'), null)
