@@ -36,7 +36,7 @@ export const SERVER_SESSION_SETTINGS = { ...SESSION_SETTINGS, work_mem: '16MB', 
  * settle, sql/meters.ts) find every row by its key, so a plan made for their values is
  * the generic one, and planning them was most of what they cost: at 200 requests in
  * flight on a 2-core machine, the median of GET /v2/jobs/{id} went from 479 to 318 ms
- * and the Postgres CPU a request from 3.1 to 1.7 ms (docs/performance.md, "The
- * admission's plans").
+ * and the Postgres CPU a request from 3.1 to 1.7 ms (docs/performance.md, "Metering,
+ * admission and GET /v2/jobs/{id}").
  */
 export const ADMISSION_SESSION_SETTINGS = { ...SERVER_SESSION_SETTINGS, plan_cache_mode: 'auto' } as const
