@@ -5,7 +5,7 @@
  * model) into an empty embedded database, then reports ready. The embedding model
  * loads on first use, in worker threads for the default one.
  */
-import type { Server } from 'node:http'
+import type { Server, ServerResponse } from 'node:http'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
@@ -68,24 +68,53 @@ readiness.ready = true
 readiness.stage = undefined
 log.info('ready')
 
-let stopping = false
+/**
+ * SIGTERM (or SIGINT): /readyz answers 503 and the listener closes, so no new connection
+ * is accepted; requests in flight finish and settle, their connections closing after
+ * their responses (Connection: close) and idle ones at once. The task workers stop
+ * taking tasks and let the running ones finish. SHUTDOWN_GRACE_SECONDS after the signal,
+ * tasks still running are released to another process (jobs/tasks.ts) and connections
+ * still open are closed. Then pg-boss stops, the pools close, and the process exits 0.
+ */
+const inFlight = new Set<ServerResponse>()
+server.on('request', (_req, res) => {
+  inFlight.add(res)
+  res.once('close', () => inFlight.delete(res))
+  if (readiness.stopping && !res.headersSent) res.setHeader('Connection', 'close')
+})
+
 async function shutdown(signal: string) {
-  if (stopping) return
-  stopping = true
-  log.info({ signal }, 'shutting down')
-  // in-flight requests finish: each settles what it charged before it is answered
-  await new Promise((resolve) => {
-    server.close(resolve)
-    server.closeIdleConnections()
-    setTimeout(() => server.closeAllConnections(), 5000).unref()
-  })
-  await workers.stop()
-  await boss.stop({ graceful: true, wait: true, timeout: 10_000 }).catch(() => {})
+  if (readiness.stopping) return
+  readiness.stopping = true
+  const graceMs = config.shutdownGraceSeconds * 1000
+  const deadline = Date.now() + graceMs
+  log.info({ signal, grace_seconds: config.shutdownGraceSeconds, requests_in_flight: inFlight.size }, 'shutting down')
+  // each request settles what it charged before it is answered; its connection closes after that answer
+  for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close')
+  const closed = new Promise((resolve) => server.close(resolve))
+  server.closeIdleConnections()
+  // a keep-alive connection whose response was written before the signal, and that is idle now
+  const idle = setInterval(() => server.closeIdleConnections(), 100)
+  const cutOff = setTimeout(() => {
+    log.warn({ requests_in_flight: inFlight.size }, 'grace over: closing the connections still open')
+    server.closeAllConnections()
+  }, graceMs)
+  await Promise.all([
+    closed.then(() => {
+      clearTimeout(cutOff)
+      log.info('requests finished')
+    }),
+    workers.stop(deadline),
+  ])
+  clearInterval(idle)
+  clearTimeout(cutOff)
+  await boss.stop({ graceful: true, wait: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => {})
   await embedder?.close()
   await closeResumeReaders()
   await workerSql.end({ timeout: 5 })
   await admission.close()
   await db.close()
+  log.info('stopped')
   process.exit(0)
 }
 process.on('SIGINT', () => void shutdown('SIGINT'))

@@ -95,9 +95,10 @@ export async function startWorkers(
     })
   }
   return {
-    stop: async () => {
+    /** Stops taking work; the tasks running get until `deadline` (ms since the epoch) to finish, then are released (jobs/tasks.ts). */
+    stop: async (deadline?: number) => {
       await Promise.all(schedules.map((s) => s.stop()))
-      await workers?.stop()
+      await workers?.stop(deadline)
       if (resumeWorker) await boss.offWork({ id: resumeWorker })
       await embedding?.stop()
       mailer.close()

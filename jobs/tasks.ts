@@ -64,6 +64,30 @@ export class TaskTakenOver extends Error {
   }
 }
 
+/**
+ * The process is stopping and its grace (SHUTDOWN_GRACE_SECONDS) is over: the attempt
+ * stops at its next progress and gives its task back. pg-boss counts it as a failed
+ * attempt and retries it after TASK_RETRY_DELAY_SECONDS, in whichever process takes it.
+ */
+export class TaskReleased extends Error {
+  constructor(id: string) {
+    super(`task ${id}: released by a stopping process`)
+  }
+}
+
+/** How long the attempts released at the end of the grace get to reach their next progress and stop. */
+const RELEASE_WAIT_MS = 5000
+
+/** Resolves when every promise in `running` has settled, or at `deadline` (ms since the epoch), whichever is first. */
+async function settle(running: Set<Promise<unknown>>, deadline: number) {
+  let timer: NodeJS.Timeout | undefined
+  await Promise.race([
+    Promise.allSettled([...running]),
+    new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+  ])
+  clearTimeout(timer)
+}
+
 const PROGRESS_MS = 500
 
 type JobData = { task_id: string; params?: Record<string, unknown> }
@@ -113,15 +137,32 @@ export type TaskWorkerDeps = {
 /** This process's name on the tasks it works on. */
 export const workerId = () => `${hostname()}:${process.pid}`
 
-/** Starts `config.concurrency` workers on the task queue, one on the dead-letter queue, one for emails. */
+/**
+ * Starts `config.concurrency` workers on the task queue, one on the dead-letter queue, one
+ * for emails. stop(deadline) stops taking tasks, lets the attempts running finish until
+ * `deadline` (ms since the epoch; default now), then releases those still running
+ * (TaskReleased) and waits a little for them to stop.
+ */
 export async function startTaskWorkers(deps: TaskWorkerDeps) {
   const { boss, sql, log, config } = deps
   const types = new Map(deps.types.map((t) => [t.name, t]))
   const me = workerId()
   const options = { batchSize: 1, pollingIntervalSeconds: 1, includeMetadata: true } as const
   const ids: string[] = []
+  const running = new Set<Promise<void>>()
+  const release = { released: false }
   for (let i = 0; i < config.concurrency; i++) {
-    ids.push(await boss.work<JobData>(TASK_QUEUE, options, async ([job]) => runAttempt(deps, types, me, job.data)))
+    ids.push(
+      await boss.work<JobData>(TASK_QUEUE, options, async ([job]) => {
+        const attempt = runAttempt(deps, types, me, job.data, release)
+        running.add(attempt)
+        try {
+          await attempt
+        } finally {
+          running.delete(attempt)
+        }
+      }),
+    )
   }
   ids.push(
     await boss.work<JobData>(FAILED_QUEUE, options, async ([job]) => {
@@ -138,7 +179,16 @@ export async function startTaskWorkers(deps: TaskWorkerDeps) {
     }),
   )
   ids.push(await boss.work<{ task_id: string }>(NOTIFY_QUEUE, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => deps.notify(job.data.task_id)))
-  return { stop: () => Promise.all(ids.map((id) => boss.offWork({ id }))) }
+  return {
+    stop: async (deadline = Date.now()) => {
+      await Promise.all(ids.map((id) => boss.offWork({ id })))
+      await settle(running, deadline)
+      if (!running.size) return
+      release.released = true
+      log.warn({ tasks: running.size }, 'tasks released: the grace is over; they will be retried by another worker')
+      await settle(running, Date.now() + RELEASE_WAIT_MS)
+    },
+  }
 }
 
 /**
@@ -158,7 +208,7 @@ async function enqueueNotify(boss: PgBoss, tx: Db, taskId: string) {
   if (row?.notify) await boss.send(NOTIFY_QUEUE, { task_id: taskId }, { db: bossDb(tx) })
 }
 
-async function runAttempt(deps: TaskWorkerDeps, types: Map<string, TaskType>, me: string, data: JobData) {
+async function runAttempt(deps: TaskWorkerDeps, types: Map<string, TaskType>, me: string, data: JobData, release: { released: boolean }) {
   const { sql, log, boss } = deps
   const task = await claimTask(sql, data.task_id, me)
   if (!task) return // it ended before pg-boss heard: nothing to do
@@ -169,16 +219,23 @@ async function runAttempt(deps: TaskWorkerDeps, types: Map<string, TaskType>, me
 
   let last = 0
   const progress = async (fraction: number, pacing?: Pacing) => {
+    if (release.released) throw new TaskReleased(task.id)
     const now = Date.now()
     if (now - last < PROGRESS_MS && fraction < 1) return
     last = now
     if (!(await setProgress(sql, task.id, task.attempt, fraction, pacing))) throw new TaskTakenOver(task.id)
+    if (release.released) throw new TaskReleased(task.id)
   }
 
   let finish: Finish
   try {
     finish = await type.run({ task, params: data.params ?? {}, progress, log: taskLog })
   } catch (err) {
+    if (err instanceof TaskReleased) {
+      // not the task's failure: nothing is recorded on it, and pg-boss retries the job
+      taskLog.info('task released by a stopping process; another attempt will run it')
+      throw err
+    }
     const e = err instanceof Error ? err : new Error(String(err))
     const shown = clientError('The task failed because of an error on the server')
     taskLog.warn({ err: { message: e.message, stack: e.stack }, error_ref: shown.ref }, 'task attempt failed')

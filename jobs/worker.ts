@@ -28,15 +28,18 @@ const workers = await startWorkers(boss, db.sql, log, config, { tasks: true, emb
 log.info({ concurrency: config.tasks.concurrency, pid: process.pid }, 'task worker ready')
 
 let stopping = false
+/** As the server's (api/server.ts): tasks running get SHUTDOWN_GRACE_SECONDS to finish, then are released to another worker. */
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true
-  log.info({ signal }, 'worker stopping; tasks in progress finish first')
-  await workers.stop()
-  await boss.stop({ graceful: true, wait: true, timeout: 30_000 }).catch(() => {})
+  const deadline = Date.now() + config.shutdownGraceSeconds * 1000
+  log.info({ signal, grace_seconds: config.shutdownGraceSeconds }, 'worker stopping; tasks in progress finish first')
+  await workers.stop(deadline)
+  await boss.stop({ graceful: true, wait: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => {})
   await embedder?.close()
   await closeResumeReaders()
   await db.close()
+  log.info('worker stopped')
   process.exit(0)
 }
 process.on('SIGINT', () => void shutdown('SIGINT'))
