@@ -1045,6 +1045,18 @@ CREATE UNLOGGED TABLE public.rate_limits (
 
 
 --
+-- Name: resume_uploads; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.resume_uploads (
+    id uuid NOT NULL,
+    file_key text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    swept_at timestamp with time zone
+);
+
+
+--
 -- Name: resumes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1510,6 +1522,14 @@ ALTER TABLE ONLY public.plans
 
 ALTER TABLE ONLY public.rate_limits
     ADD CONSTRAINT rate_limits_pkey PRIMARY KEY (bucket);
+
+
+--
+-- Name: resume_uploads resume_uploads_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.resume_uploads
+    ADD CONSTRAINT resume_uploads_pkey PRIMARY KEY (id);
 
 
 --
@@ -2287,6 +2307,13 @@ CREATE INDEX jobs_valid_through_idx ON public.jobs USING btree (valid_through);
 --
 
 CREATE INDEX jobs_visa_idx ON public.jobs USING btree (date_posted DESC, id DESC) WHERE ((NOT expired) AND visa_sponsored);
+
+
+--
+-- Name: resume_uploads_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX resume_uploads_created_idx ON public.resume_uploads USING btree (created_at);
 
 
 --

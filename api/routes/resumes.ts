@@ -2,7 +2,8 @@
  * Resumes (docs/resumes.md). Every route needs a key; none is metered.
  *
  *   POST   /v2/resumes/embed      a file in, its parsed resume and embedding out; stores nothing
- *   POST   /v2/resumes            stores the file; a background job parses and embeds it (201)
+ *   POST   /v2/resumes            stores the file; a background job parses and embeds it (201);
+ *                                  then sweeps uploads a crash stopped (ingest/resume/store-resume.ts)
  *   GET    /v2/resumes            the account's resumes, newest first, paged
  *   GET    /v2/resumes/{id}       one record; another account's is a 404
  *   GET    /v2/resumes/{id}/file  the stored file (resume_url)
@@ -19,9 +20,10 @@ import { enqueueResumeParse } from '../../jobs/resumes-parse.ts'
 import { EmbedderUnavailable, type Embedder } from '../../ingest/embed/embedder.ts'
 import { analyzeResume, type AnalyzeOptions } from '../../ingest/resume/analyze.ts'
 import { sniffResume } from '../../ingest/resume/read.ts'
+import { storeResume, sweepResumeUploads, UploadSwept } from '../../ingest/resume/store-resume.ts'
 import { ResumeFileError } from '../../ingest/resume/types.ts'
 import type { Sql } from '../../sql/db.ts'
-import { deleteResume, findResume, insertResume, listResumes, type ResumeRow } from '../../sql/resumes.ts'
+import { deleteResume, findResume, listResumes, type ResumeRow } from '../../sql/resumes.ts'
 import { AppError, errors } from '../errors.ts'
 import { keyed } from '../middleware/keyed.ts'
 import { inSlot, onCpu } from '../middleware/queues.ts'
@@ -95,33 +97,30 @@ export function resumeRoutes({ sql, store, boss, publicUrl, analyze, embedder }:
     }
   })
 
+  // the record of the upload first, then the file, then the resume (ingest/resume/store-resume.ts)
   router.post('/', keyed({ slot: 'queries' }), resumeUpload(), async (ctx) => {
     const { bytes, mediaType, filename } = checkedUpload(ctx)
     if (!boss) throw errors.tasksUnavailable()
     const accountId: string = ctx.state.account.id
     const id = randomUUID()
-    const fileKey = `resumes/${accountId}/${id}.${EXTENSIONS[mediaType]}`
-    await store.putBytes(fileKey, bytes, mediaType)
-    try {
-      const row = await inSlot(ctx, () => sql.begin(async (tx) => {
-        const inserted = await insertResume(tx, {
-          id,
-          account_id: accountId,
-          resume_url: `${publicUrl}/v2/resumes/${id}/file`,
-          file_key: fileKey,
-          file_name: filename?.slice(0, 255) ?? null,
-          file_size: bytes.length,
-          content_type: mediaType,
-        })
-        await enqueueResumeParse(tx, boss, id)
-        return inserted
-      }))
-      ctx.status = 201
-      ctx.body = resumeRecord(row)
-    } catch (e) {
-      await store.delete(fileKey).catch(() => {})
-      throw e
-    }
+    const row = await storeResume(sql, store, {
+      id,
+      account_id: accountId,
+      resume_url: `${publicUrl}/v2/resumes/${id}/file`,
+      file_key: `resumes/${accountId}/${id}.${EXTENSIONS[mediaType]}`,
+      file_name: filename?.slice(0, 255) ?? null,
+      file_size: bytes.length,
+      content_type: mediaType,
+    }, bytes, {
+      inSlot: (step) => inSlot(ctx, step),
+      enqueue: (tx, resumeId) => enqueueResumeParse(tx, boss, resumeId),
+    }).catch((e) => {
+      throw e instanceof UploadSwept ? new AppError(503, e.message) : e
+    })
+    ctx.status = 201
+    ctx.body = resumeRecord(row)
+    // uploads a crash stopped, once their grace period is over: after the answer, outside the slot
+    sweepResumeUploads(sql, store).catch((e) => ctx.app.emit('error', e, ctx))
   })
 
   router.get('/', keyed(), async (ctx) => {
