@@ -117,7 +117,9 @@ export function nhsTerms(r: Record<string, unknown>): Pick<RawPosting, 'job_type
   const text = html.replace(/<[^>]*>/g, ' ').replace(/&nbsp;|&#160;/g, ' ')
   // a volunteer has none of the spec's job types
   const stated = /\bvolunt(?:eer|ary)\b/i.test(title) ? 'Volunteer' : jobTypeFromTerms(title, text)
-  const level = levelFromBand(title) ?? levelFromBand(str(r.salary_text) ?? '') ?? levelFromBand(text) ?? levelFromTitle(title)
+  // an apprentice or trainee is Entry whatever band the post leads to
+  const fromTitle = levelFromTitle(title)
+  const level = levelFromBand(title) ?? (fromTitle === 'Entry' ? fromTitle : null) ?? levelFromBand(str(r.salary_text) ?? '') ?? levelFromBand(text) ?? fromTitle
   return { job_type: stated ?? r.employment_type, experience_level: level ?? undefined }
 }
 

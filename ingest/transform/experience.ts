@@ -98,7 +98,8 @@ export function levelFromBand(text: string): ExperienceLevel | null {
 // Registrar, Consultant). "Senior Staff Nurse" is a band-6 nurse, not a senior hire.
 const CLINICAL: [RegExp, ExperienceLevel][] = [
   [/\b(?:director of nursing|medical director|clinical director|chief nurse)\b/i, 'Executive'],
-  [/\b(?:(?:locum\s+)?consultant\s+(?:in\b|[a-z]*(?:ist|ian|eon|ine|ics?|ogy)\b|(?:\w+\s+)?(?:physician|surgeon|psychiatrist|radiologist|anaesthetist|paediatrician|nurse|midwife|psychologist|pharmacist|therapist|physiotherapist|orthodontist|dentist))|nurse consultant|ward manager|matron|associate specialist)\b/i, 'Senior'],
+  // a hospital consultant, not a "Consultant in Data Engineering" or an "SAP Consultant"
+  [/\b(?:(?:locum\s+)?consultant\s+(?:in\s+(?:[a-z&]+\s+){0,3}?(?:medicine|surgery|psychiatry|p(?:a)?ediatrics|an(?:a)?esthe\w+|obstetrics|gyn\w+|[a-z]+ology|dentistry|care)|[a-z]*(?:ist|ian|eon|ine|ics?|ogy)\b|(?:\w+\s+)?(?:physician|surgeon|psychiatrist|radiologist|anaesthetist|paediatrician|nurse|midwife|psychologist|pharmacist|therapist|physiotherapist|orthodontist|dentist))|nurse consultant|ward manager|matron)\b/i, 'Senior'],
   [/\b(?:senior staff nurse|(?:ward |community |charge )?sister|charge nurse|specialty doctor|speciality doctor|staff grade|(?:specialty |specialist )?registrar|st[3-8])\b/i, 'Mid'],
   [/\b(?:staff nurse|staff midwife|core (?:medical )?trainee|ct[1-3]|st[12]|senior house officer|sho|junior (?:doctor|clinical fellow))\b/i, 'Junior'],
   [/\b(?:foundation (?:year|doctor|trainee)|fy[12]|f[12] doctor)\b/i, 'Entry'],
