@@ -674,6 +674,39 @@ export const routeDocs: RouteDoc[] = [
   },
   {
     method: 'get',
+    path: '/readyz',
+    summary: 'Readiness check',
+    description:
+      'For a load balancer or a Kubernetes readinessProbe (docs/operations.md). 200 `{"status": "ready"}` only when the process has started and is not stopping, ' +
+      'the database answers within 900 ms, and every migration this build ships is applied; otherwise 503 `{"status": "not ready", "reason": ...}`. ' +
+      '`/healthz` is the liveness check: it does not ask the database.',
+    tags: ['Service'],
+    auth: 'none',
+    response: { type: 'object', required: ['status'], properties: { status: { type: 'string', enum: ['ready'] } } },
+    responses: {
+      503: {
+        description: 'Not ready: starting, stopping, the database does not answer, or a migration is pending',
+        content: json(
+          { type: 'object', required: ['status', 'reason'], properties: { status: { type: 'string', enum: ['not ready'] }, reason: { type: 'string' } } },
+          { example: { status: 'not ready', reason: 'stopping' } },
+        ),
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/metrics',
+    summary: 'Prometheus metrics',
+    description:
+      'Served only with `METRICS=1` (otherwise 404). With `METRICS_TOKEN` set it needs `Authorization: Bearer <METRICS_TOKEN>` and answers 401 without it. ' +
+      'The Prometheus text format (0.0.4): request durations by route and status, admissions by outcome, request queues, pg-boss jobs, open tasks, ' +
+      'the embedding backlog, database sessions, and the process series; every one is listed in docs/operations.md.',
+    tags: ['Service'],
+    auth: 'none',
+    response: { content: { 'text/plain; version=0.0.4; charset=utf-8': { schema: { type: 'string' } } } },
+  },
+  {
+    method: 'get',
     path: '/v2/openapi.json',
     summary: 'This OpenAPI document',
     tags: ['Service'],

@@ -57,7 +57,9 @@ const documentedRoutes = (doc: Doc) =>
     .sort()
 
 test('every route the app serves is in the document, and the document lists no other', (t) => {
-  const app = buildApp({ sql: t.context.db.sql, config: loadConfig(), log: pino({ level: 'silent' }) })
+  // with METRICS=1, so that GET /metrics is served too
+  const config = loadConfig()
+  const app = buildApp({ sql: t.context.db.sql, config: { ...config, metrics: { ...config.metrics, enabled: true } }, log: pino({ level: 'silent' }) })
   const served = servedRoutes(app)
   // guard against an enumeration that silently finds nothing
   for (const known of ['GET /healthz', 'GET /v2/jobs/{job_id}', 'GET /v2/openapi.json', 'GET /docs']) t.true(served.includes(known), known)
@@ -98,7 +100,7 @@ function resolve<T>(doc: unknown, node: T): T {
   return out as T
 }
 
-const publicPaths = ['/healthz', '/v2/openapi.json', '/docs', '/docs/{file}', '/v2/jobs/data/categories', '/v2/jobs/data/industries', '/v2/jobs/data/subindustries', '/v2/downloads/{task_id}/{expires}/{signature}/{filename}']
+const publicPaths = ['/healthz', '/readyz', '/metrics', '/v2/openapi.json', '/docs', '/docs/{file}', '/v2/jobs/data/categories', '/v2/jobs/data/industries', '/v2/jobs/data/subindustries', '/v2/downloads/{task_id}/{expires}/{signature}/{filename}']
 
 test('security, statuses and 401 examples follow each route\'s auth kind', (t) => {
   const { doc } = t.context
