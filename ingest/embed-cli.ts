@@ -1,11 +1,14 @@
 /**
- * `make embed` / `npm run embed`: gives every job a vector of the configured model
+ * `make embed` / `npm run embed`: gives every job and every parsed resume a vector of the configured model
  * (EMBEDDING_PROVIDER, EMBEDDING_MODEL): jobs that have none (ingested while the model
  * was unavailable, or with EMBEDDING_PROVIDER=none) and jobs whose vector another
  * model made (after a change of model, so that queries, embedded by the new model,
  * find them). Pages of PAGE jobs in id order, with a progress bar on a terminal and a
  * summary; texts in the embedding cache are not embedded again, so an interrupted run
- * resumes where it stopped. Exits 1 when jobs are left without a vector.
+ * resumes where it stopped. Then the same for stored resumes that are parsed: those parsed
+ * while no model was configured and those another model embedded, their vectors made from
+ * the parsed data (ingest/resume/embed-resume.ts), never from the file again. Exits 1 when
+ * jobs or resumes are left without a vector.
  *
  * `npm run embed -- --write-demo-vectors` rewrites ingest/embed/demo-vectors.bin: the
  * demo postings, ingested into a scratch in-memory database and embedded from scratch.
@@ -17,15 +20,20 @@ import { connect, openDatabase, type Sql } from '../sql/db.ts'
 import { startEmbedded } from '../sql/embedded.ts'
 import { countEmbeddingBacklog, listJobsToEmbed, modelId } from '../sql/embeddings.ts'
 import { migrate } from '../sql/migrate.ts'
+import { countResumeEmbeddingBacklog, listResumesToEmbed, setResumeVector } from '../sql/resumes.ts'
 import { demoPostings } from './demo-data.ts'
 import { createEmbedder } from './embed/create.ts'
 import { DEMO_VECTORS, writeDemoVectors } from './embed/demo-vectors.ts'
 import { embedJobs } from './embed/embed-jobs.ts'
 import { EmbedderUnavailable, type Embedder } from './embed/embedder.ts'
 import { ingest } from './pipeline.ts'
+import { resumeVectors } from './resume/embed-resume.ts'
+import type { ParsedResume } from './resume/types.ts'
 
 /** Jobs read, embedded and written per round: the texts of a page are embedded together. */
 const PAGE = 500
+/** Resumes per round */
+const RESUME_PAGE = 100
 
 const { values } = parseArgs({ options: { 'write-demo-vectors': { type: 'boolean' } } })
 const config = loadConfig()
@@ -41,9 +49,7 @@ async function backfill(sql: Sql, embedder: Embedder) {
   const { missing, other_model } = await countEmbeddingBacklog(sql, model)
   const { provider, model_name, model_version } = embedder.info
   console.log(`embedding ${missing + other_model} jobs with ${provider} ${model_name} ${model_version}: ${missing} without a vector, ${other_model} with another model's`)
-  const bar = process.stdout.isTTY && missing + other_model > 0
-    ? new cliProgress.SingleBar({ format: 'embed |{bar}| {percentage}% | {value}/{total} jobs | {rate} texts/s | ETA {eta_formatted}', etaBuffer: 50 }, cliProgress.Presets.shades_classic)
-    : null
+  const bar = progressBar(missing + other_model, 'jobs', 'texts')
   bar?.start(missing + other_model, 0, { rate: 0 })
   let written = 0
   let computed = 0
@@ -82,6 +88,47 @@ async function backfill(sql: Sql, embedder: Embedder) {
   return stopped === null && left === 0
 }
 
+function progressBar(total: number, noun: string, rate: string) {
+  return process.stdout.isTTY && total > 0
+    ? new cliProgress.SingleBar({ format: `embed |{bar}| {percentage}% | {value}/{total} ${noun} | {rate} ${rate}/s | ETA {eta_formatted}`, etaBuffer: 50 }, cliProgress.Presets.shades_classic)
+    : null
+}
+
+/** Parsed resumes without a vector of this model get one; returns whether none is left. */
+async function backfillResumes(sql: Sql, embedder: Embedder) {
+  const started = Date.now()
+  const model = await modelId(sql, embedder.info)
+  const { missing, other_model } = await countResumeEmbeddingBacklog(sql, model)
+  const { provider, model_name, model_version } = embedder.info
+  console.log(`embedding ${missing + other_model} resumes with ${provider} ${model_name} ${model_version}: ${missing} without a vector, ${other_model} with another model's`)
+  const bar = progressBar(missing + other_model, 'resumes', 'resumes')
+  bar?.start(missing + other_model, 0, { rate: 0 })
+  let written = 0
+  let done = 0
+  let failed: unknown = null
+  try {
+    for (let after: string | null = null; ; ) {
+      const rows = await listResumesToEmbed(sql, model, after, RESUME_PAGE)
+      if (rows.length === 0) break
+      after = rows[rows.length - 1].id
+      const parsed = rows.map((r) => r.parsed_data as ParsedResume)
+      const vectors = await resumeVectors(parsed, embedder, { batch: config.embedding.batch })
+      done += vectors.length
+      for (const [i, row] of rows.entries()) if (await setResumeVector(sql, row.id, row.parsed_data, vectors[i], model)) written++
+      bar?.update(written, { rate: Math.round(done / Math.max((Date.now() - started) / 1000, 0.001)) })
+    }
+  } catch (e) {
+    failed = e
+  }
+  bar?.stop()
+  if (failed) console.error(`embed: ${(failed as Error).message ?? failed}`)
+  const seconds = (Date.now() - started) / 1000
+  const remaining = await countResumeEmbeddingBacklog(sql, model)
+  const left = remaining.missing + remaining.other_model
+  console.log(`embedded ${written} resumes in ${seconds.toFixed(1)} s; ${left} resumes left without a vector of this model`)
+  return failed === null && left === 0
+}
+
 async function writeDemo(embedder: Embedder) {
   const scratch = await startEmbedded({ dataDir: null, port: 0 })
   const sql = connect(scratch.url, 4)
@@ -111,7 +158,10 @@ try {
     const db = await openDatabase(config)
     try {
       await migrate(db.sql)
-      ok = await backfill(db.sql, embedder)
+      const jobs = await backfill(db.sql, embedder)
+      // resumes even when jobs are left: a model that failed on a job may still serve them
+      const resumes = await backfillResumes(db.sql, embedder)
+      ok = jobs && resumes
     } finally {
       await db.close()
     }

@@ -164,15 +164,30 @@ export function rankCategories(r: ParsedResume, cosines: { category: string; cos
     .slice(0, TOP_CATEGORIES)
 }
 
+const sum = (vectors: number[][]) => unit(vectors.reduce((acc, v) => acc.map((x, i) => x + v[i]), new Array<number>(EMBEDDING_DIM).fill(0)))
+
+/**
+ * The resumes' vectors alone (no additional_info), their texts embedded `batch` at a time:
+ * what `make embed` gives stored resumes after a change of model.
+ */
+export async function resumeVectors(parsed: ParsedResume[], embedder: Embedder, { urgent = false, batch = 64 } = {}): Promise<number[][]> {
+  const texts = parsed.map((r) => {
+    const { title, body } = resumeTexts(r)
+    return title ? [title, body] : [body]
+  })
+  const flat = texts.flat()
+  const vectors: number[][] = []
+  for (let i = 0; i < flat.length; i += batch) vectors.push(...(await embedder.embed(flat.slice(i, i + batch), { urgent })))
+  let at = 0
+  return texts.map((t) => sum(vectors.slice(at, (at += t.length))))
+}
+
 /**
  * The resume's vector and its embedding result. `urgent` puts the texts ahead of the
  * background embedding's batches (a client waits for POST /v2/resumes/embed).
  */
 export async function embedResume(parsed: ParsedResume, read: Pick<ResumeText, 'warnings' | 'pages' | 'ocr'>, embedder: Embedder, { urgent = false } = {}): Promise<EmbeddingResult> {
-  const { title, body } = resumeTexts(parsed)
-  const texts = title ? [title, body] : [body]
-  const [vectors, cats] = await Promise.all([embedder.embed(texts, { urgent }), embeddedCategories(embedder)])
-  const embedding = unit(vectors.reduce((sum, v) => sum.map((x, i) => x + v[i]), new Array<number>(EMBEDDING_DIM).fill(0)))
+  const [[embedding], cats] = await Promise.all([resumeVectors([parsed], embedder, { urgent }), embeddedCategories(embedder)])
   const labels = categoryLabels()
   const job_categories = rankCategories(parsed, cats.map((v, i) => ({ category: `${labels[i]} Jobs`, cosine: dot(embedding, v) })))
   const exp = experienceSummary(parsed)
