@@ -39,7 +39,7 @@ ingest-companies: node_modules
 	@test -n "$(FILE)" || { echo "usage: make ingest-companies FILE=path/to/companies.json"; exit 2; }
 	npm run --silent ingest -- "$(FILE)" --companies
 
-## Give every job a vector of the configured model (missing ones, and another model's after a change)
+## Give every job and every parsed resume a vector of the configured model (missing ones, and another model's after a change)
 embed: node_modules
 	npm run --silent embed
 
