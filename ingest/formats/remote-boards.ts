@@ -227,15 +227,19 @@ function hn(r: Json, raw: Json, base: RawPosting): RawPosting {
 // default, often on a driver's or mechanic's post: not read.
 const HYBRID_TEXT_RE =
   /\bhybrid\b|\bhome[- ]?office\b|\bmobile[sn]? arbeiten\b|\bremote[- ]möglich\b|\b(?:possibilit(?:y|ies)|option|opportunit(?:y|ies))\s+(?:to|of)\s+work(?:ing)?\s+(?:from home|remotely)\b|\bwork from home \(optional\)/i
+const HYBRID_WORD_RE = /\bhybrid\b|\b(?:possibilit(?:y|ies)|option|opportunit(?:y|ies))\s+(?:to|of)\s+work(?:ing)?\s+(?:from home|remotely)\b|\bwork from home \(optional\)/i
 const ONSITE_TEXT_RE = /\boffice[- ]first\b|\bvor ort\b(?! (?:und|oder) remote)|\bin[- ]office (?:role|position|job)\b|\bon[- ]?site (?:role|position|job)\b/i
 
 /**
  * An Arbeitnow posting's arrangement as its text states it: "🏠 Hybrid / Remote möglich", "Home
  * Office und Workation-Möglichkeiten", "mobiles Arbeiten" -> Hybrid; "office-first culture" ->
- * In-Person; else null (the board's flag stands).
+ * In-Person; else null (the board's flag stands). A posting the board marks remote is hybrid only
+ * where the text says so ("hybrid", working from home as an option): its "Homeoffice /
+ * ortsunabhängig" is the whole job.
  */
-export function arbeitnowArrangement(html: string): 'Hybrid' | 'In-Person' | null {
+export function arbeitnowArrangement(html: string, remote = false): 'Hybrid' | 'In-Person' | null {
   const t = html.replace(/#LI-\w+/gi, ' ')
+  if (remote) return HYBRID_WORD_RE.test(t) ? 'Hybrid' : null
   if (HYBRID_TEXT_RE.test(t)) return 'Hybrid'
   if (ONSITE_TEXT_RE.test(t)) return 'In-Person'
   return null
@@ -257,7 +261,7 @@ const FROM_RAW: Record<string, (r: Json, raw: Json, base: RawPosting) => RawPost
   arbeitnow: (r, raw, base) => ({
     ...base,
     description: text(raw.description) ?? base.description,
-    location_type: arbeitnowArrangement(text(raw.description) ?? '') ?? (raw.remote === true ? 'Remote' : base.location_type),
+    location_type: arbeitnowArrangement(text(raw.description) ?? '', raw.remote === true) ?? (raw.remote === true ? 'Remote' : base.location_type),
     job_type: list(raw.job_types).length ? list(raw.job_types) : base.job_type,
     date_posted: base.date_posted ?? isoFromEpoch(raw.created_at),
   }),

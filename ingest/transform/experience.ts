@@ -67,9 +67,10 @@ export function yoeFromText(text: string): Range | null {
   return null
 }
 
-// "staff" is a rung only on the engineering ladder (Staff Engineer, Staff Data Scientist): a Staff
-// Nurse is newly qualified, a Staff Accountant junior, a Member of Technical Staff anyone.
-const STAFF_RUNG = String.raw`staff(?=\s+(?:[\w/&+.-]+\s+){0,3}?(?:engineer|developer|scientist|designer|architect|researcher|programmer|sre)s?\b)`
+// "staff" is a rung only on the engineering ladder (Staff Engineer, Staff Data Scientist, Staff
+// Product Manager): a Staff Nurse is newly qualified, a Staff Accountant or Staff Geologist junior,
+// a Member of Technical Staff anyone.
+const STAFF_RUNG = String.raw`staff(?=\s+(?:[\w/&+.-]+\s+){0,3}?(?:engineer|developer|scientist|designer|architect|researcher|programmer|sre|(?:product|program|project) manager)s?\b)`
 // "Executive" is a level, but an Executive Assistant assists one and an Account Executive sells.
 const EXECUTIVE = String.raw`(?<!account\s)executive(?!\s+(?:assistant|secretary|administrator|officer|chef|housekeeper|pa)\b)`
 

@@ -79,6 +79,7 @@ test('sector ladders: "staff" and "executive" are rungs only where the ladder us
     ['Consultant in Anaesthetics and Intensive Care Medicine', 'Senior'],
     ['Associate Specialist - Fine Jewelry & Watches', 'Junior'],
     ['Staff Geologist', null],
+    ['Wattpad Staff Product Manager', 'Senior'],
     ['Staff Software Engineer (Libraries- Platform)', 'Senior'],
     ['Staff Data Scientist', 'Senior'],
     ['Member of Technical Staff - Safety', null],

@@ -288,6 +288,8 @@ test('Arbeitnow: the arrangement its text states; RemoteOK: a "LOCATION:" line w
   t.is(arbeitnowArrangement('<li>Possibilities to work from home (optional)</li>'), 'Hybrid')
   t.is(arbeitnowArrangement('<p>Werde Teil eines Weltklasse-Teams mit office-first culture!</p>'), 'In-Person')
   t.is(arbeitnowArrangement('<p>Deploy our e-scooters in the city.</p><p>#LI-Hybrid</p>'), null)
+  t.is(arbeitnowArrangement('<li>Homeoffice / ortsunabhängig</li>', true), null)
+  t.is(arbeitnowArrangement('<li>Possibilities to work from home (optional)</li>', true), 'Hybrid')
   const ok = { ...flat, id: 'remoteok:1', platform: 'remoteok', external_id: '1', title: 'Senior Manager Engineering', company: 'Splice', location: '', remote_type: 'remote',
     raw: { location: '', description: '<p><strong>LOCATION: </strong><em>Remote US</em></p><p><strong>THE ROLE:</strong></p>' } }
   t.is(remoteBoardsRecord(ok).location_raw, 'Remote US')
