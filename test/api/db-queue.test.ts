@@ -13,14 +13,8 @@ import { buildApp } from '../../api/app.ts'
 import { keyed } from '../../api/middleware/keyed.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { testDatabase } from '../helpers/db.ts'
+import { eventually } from '../helpers/eventually.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
-
-async function until(check: () => boolean, what: string, ms = 30_000) {
-  for (const end = Date.now() + ms; !check(); ) {
-    if (Date.now() > end) throw new Error(`still waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
-}
 
 test('keyed requests beyond the pool wait for a slot, and every one is answered', async (t) => {
   const db = await testDatabase()
@@ -54,15 +48,15 @@ test('keyed requests beyond the pool wait for a slot, and every one is answered'
   const answers: Promise<Response>[] = []
   for (let n = 1; n <= 2; n++) {
     answers.push(fetch(`${base}/held/${n}`, { headers: { 'x-api-key': key } }))
-    await until(() => entered.length === n, `request ${n} inside`)
+    await eventually(`request ${n} inside`, () => entered.length === n)
   }
   for (let n = 3; n <= 5; n++) answers.push(fetch(`${base}/held/${n}`, { headers: { 'x-api-key': key } }))
   const slots = app.context.queues!.db
-  await until(() => slots.waiting === 3, 'three requests waiting for a slot')
+  await eventually('three requests waiting for a slot', () => slots.waiting === 3)
   t.is(inside, 2, 'the pool of 2 holds two requests; the other three wait')
   // let them out one at a time: each frees a slot for a waiting one
   for (let released = 0; released < 5; released++) {
-    await until(() => releases.length > released, `request ${released + 1} inside`)
+    await eventually(`request ${released + 1} inside`, () => releases.length > released)
     releases[released]()
   }
   const bodies = await Promise.all(answers.map(async (a) => ((await a).status === 200 ? ((await (await a).json()) as { n: number }).n : (await a).status)))
@@ -105,16 +99,16 @@ async function heldApp(t: ExecutionContext, queue: { max: number; waitMs: number
 test('a full database queue answers 503 with Retry-After before admission: nothing counted, nothing charged', async (t) => {
   const h = await heldApp(t, { max: 1, waitMs: 60_000 })
   const first = fetch(h.url, { headers: { 'x-api-key': h.key } })
-  await until(() => h.ran() === 1, 'the first request inside')
+  await eventually('the first request inside', () => h.ran() === 1)
   const second = fetch(h.url, { headers: { 'x-api-key': h.key } })
-  await until(() => h.queue.waiting === 1, 'the second waiting')
+  await eventually('the second waiting', () => h.queue.waiting === 1)
   const third = await fetch(h.url, { headers: { 'x-api-key': h.key } })
   t.is(third.status, 503)
   t.is(third.headers.get('retry-after'), '60')
   t.regex(((await third.json()) as { detail: string }).detail, /^The server is busy \(1 requests wait for a database connection\); retry after 60 seconds$/)
   t.is(await h.counted(), 2, 'the first and the waiting one were admitted; the refused one was not')
   h.releases[0]()
-  await until(() => h.ran() === 2, 'the second inside')
+  await eventually('the second inside', () => h.ran() === 2)
   h.releases[1]()
   t.deepEqual([(await first).status, (await second).status], [200, 200])
   t.is(await h.used(), 2, 'the two answered are charged, the refused one is not')
@@ -123,7 +117,7 @@ test('a full database queue answers 503 with Retry-After before admission: nothi
 test('a request that waits past the limit is 503 with Retry-After, and never runs', async (t) => {
   const h = await heldApp(t, { max: 10, waitMs: 1_000 })
   const first = fetch(h.url, { headers: { 'x-api-key': h.key } })
-  await until(() => h.ran() === 1, 'the first request inside')
+  await eventually('the first request inside', () => h.ran() === 1)
   const late = await fetch(h.url, { headers: { 'x-api-key': h.key } })
   t.is(late.status, 503)
   t.is(late.headers.get('retry-after'), '1')
@@ -137,18 +131,18 @@ test('a request that waits past the limit is 503 with Retry-After, and never run
 test('a request whose client has gone while it waited is not run and not charged', async (t) => {
   const h = await heldApp(t, { max: 10, waitMs: 60_000 })
   const first = fetch(h.url, { headers: { 'x-api-key': h.key } })
-  await until(() => h.ran() === 1, 'the first request inside')
+  await eventually('the first request inside', () => h.ran() === 1)
   const abort = new AbortController()
   const gone = fetch(h.url, { headers: { 'x-api-key': h.key }, signal: abort.signal }).catch((e: Error) => e.name)
-  await until(() => h.queue.waiting === 1, 'the second waiting')
+  await eventually('the second waiting', () => h.queue.waiting === 1)
   abort.abort()
   t.is(await gone, 'AbortError')
-  await until(() => h.queue.waiting === 0, 'the gone request out of the queue')
+  await eventually('the gone request out of the queue', () => h.queue.waiting === 0)
   h.releases[0]()
   t.is((await first).status, 200)
   // a third request runs next: the gone one never did
   const third = fetch(h.url, { headers: { 'x-api-key': h.key } })
-  await until(() => h.ran() === 2, 'the third inside')
+  await eventually('the third inside', () => h.ran() === 2)
   h.releases[1]()
   t.is((await third).status, 200)
   // it was admitted before it waited (admission takes no slot), and its charge refunded

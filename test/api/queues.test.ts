@@ -12,6 +12,7 @@ import { createAccountWithKey } from '../helpers/factories.ts'
 import { seedCompany } from '../billing/fixtures.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { EMBEDDING_DIM } from '../../ingest/embed/embedder.ts'
+import { eventually } from '../helpers/eventually.ts'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
 
 type Ctx = { app: TestApp; gate: Gate; jobId: string }
@@ -33,13 +34,6 @@ class Gate implements Embedder {
     for (const w of this.waiters.splice(0)) w()
   }
   async close() {}
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000) {
-  for (const end = Date.now() + ms; !(await check()); ) {
-    if (Date.now() > end) throw new Error(`still waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
 }
 
 const roomy = { limit: 100_000, windowSeconds: 60 }
@@ -78,7 +72,7 @@ test.serial("one key's 20 slow resume uploads in flight do not stop another key'
     }),
   )
   // uploads are being embedded (two at once: the CPU queue's concurrency), the others wait for it
-  await until(() => gate.entered >= 2, 'uploads inside the embedder')
+  await eventually('uploads inside the embedder', () => gate.entered >= 2, { ms: 60_000 })
   const other = await createAccountWithKey(app.db.sql, 'growth')
   for (let i = 0; i < 10; i++) {
     const res = await fetch(`${app.base}/v2/jobs/${jobId}`, { headers: { 'x-api-key': other.key } })
@@ -99,13 +93,13 @@ test.serial("past an account's share of the CPU queue, an upload is 503 with Ret
   })
   t.teardown(async () => (gate.release(), await small.close()))
   const sent = Array.from({ length: 3 }, (_, n) => fetch(`${small.base}/v2/resumes/embed`, { method: 'POST', headers: { 'x-api-key': small.key }, body: resumeForm(n) }))
-  await until(() => gate.entered >= 1, 'an upload inside the embedder')
+  await eventually('an upload inside the embedder', () => gate.entered >= 1, { ms: 60_000 })
   // the fourth finds the account's three already queued or running (the signal: the
   // admission of each shows in the rate-limit window's count)
-  await until(async () => {
+  await eventually('three uploads admitted', async () => {
     const [row] = await small.db.sql<{ hits: number }[]>`select coalesce(sum(hits), 0)::int as hits from rate_limits`
     return row.hits >= 3
-  }, 'three uploads admitted')
+  }, { ms: 60_000 })
   const refused = await fetch(`${small.base}/v2/resumes/embed`, { method: 'POST', headers: { 'x-api-key': small.key }, body: resumeForm(9) })
   t.is(refused.status, 503)
   t.truthy(refused.headers.get('retry-after'))

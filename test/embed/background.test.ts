@@ -26,6 +26,7 @@ import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
 import { generatePostings } from '../../seeds/generate.ts'
 import { countLiveWithoutVector, listJobsToEmbed, modelId } from '../../sql/embeddings.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
+import { eventually } from '../helpers/eventually.ts'
 import { startFakeOpenAI, type FakeOpenAI } from './openai-server.ts'
 
 const run = promisify(execFile)
@@ -70,15 +71,6 @@ function feed(t: { context: { dir: string } }, jobs: number, seed: number) {
   return file
 }
 
-async function until<T>(what: string, check: () => Promise<T | false>, timeoutMs = 90_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const v = await check()
-    if (v !== false) return v
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`)
-    await new Promise((r) => setTimeout(r, 100))
-  }
-}
 
 const allTexts = (fake: FakeOpenAI) => fake.requests.flatMap((r) => r.input)
 const jobsWithoutVector = async (db: TestDb) => (await db.sql<{ n: number }[]>`select count(*)::int as n from jobs where embedding is null`)[0].n
@@ -110,7 +102,7 @@ test.serial('make ingest returns without waiting for the model; background worke
   const workers = await embedVectors.startEmbedWorkers(boss, db.sql, embedder, log, 16)
   t.teardown(() => workers.stop())
   const model = await modelId(db.sql, info)
-  await until('every vector', async () => (await countLiveWithoutVector(db.sql, model)) === 0 && (await embedVectors.pendingBatches(boss)) === 0)
+  await eventually('every vector', async () => (await countLiveWithoutVector(db.sql, model)) === 0 && (await embedVectors.pendingBatches(boss)) === 0, { ms: 90_000, every: 100 })
 
   const texts = allTexts(fake)
   t.is(new Set(texts).size, texts.length, 'no text embedded twice')
@@ -181,7 +173,7 @@ test.serial('a worker killed in the middle of a batch leaves it to another, whic
   }
   fake.hold = true
   const first = worker({})
-  await until('the first worker to ask the model', async () => fake.requests.length > 0 || false)
+  await eventually('the first worker to ask the model', async () => fake.requests.length > 0, { ms: 90_000, every: 100 })
   first.kill('SIGKILL')
   await new Promise((resolve) => first.once('exit', resolve))
   const held = fake.requests.length
@@ -190,7 +182,7 @@ test.serial('a worker killed in the middle of a batch leaves it to another, whic
 
   fake.hold = false
   worker({})
-  await until('every vector', async () => (await jobsWithoutVector(db)) === 0 || false)
+  await eventually('every vector', async () => (await jobsWithoutVector(db)) === 0, { ms: 90_000, every: 100 })
   const later = new Set(fake.requests.slice(held).flatMap((req) => req.input))
   t.true(heldTexts.every((text) => later.has(text)), 'the dead worker\'s batches were embedded by the other')
   const [{ n }] = await db.sql<{ n: number }[]>`select count(*)::int as n from jobs where embedding is not null and embedded_at is not null`
@@ -234,7 +226,7 @@ test.serial('a process that starts with an empty queue queues the live jobs no i
   const embedder = new OpenAIEmbedder({ baseUrl: fake.url, apiKey: 'sk-test', model: MODEL, batch: 16, modelVersion: null })
   const workers = await embedVectors.startEmbedWorkers(boss, db.sql, embedder, log, 16)
   t.teardown(() => workers.stop())
-  await until('every live vector', async () => (await countLiveWithoutVector(db.sql, model)) === 0)
+  await eventually('every live vector', async () => (await countLiveWithoutVector(db.sql, model)) === 0, { ms: 90_000, every: 100 })
   const texts = allTexts(fake)
   t.is(new Set(texts).size, texts.length)
 })

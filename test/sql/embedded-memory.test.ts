@@ -12,18 +12,11 @@ import path from 'node:path'
 import postgres from 'postgres'
 import { openDatabase } from '../../sql/db.ts'
 import { MEMORY_SETTINGS, startEmbedded, type Embedded } from '../../sql/embedded.ts'
+import { eventually } from '../helpers/eventually.ts'
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'jds-embedded-memory-test-'))
 
 /** Polls `f` until it returns true; false at the deadline. */
-async function eventually(f: () => Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms
-  for (;;) {
-    if (await f()) return true
-    if (Date.now() >= deadline) return false
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
 
 test.serial("a new data directory, and the same one reopened, run with the memory settings through the app's connection", async (t) => {
   const dataDir = tempDir()
@@ -93,7 +86,7 @@ test.serial('clients that leave take their prepared statements, and their plans,
   const stays = postgres(embedded.url, { max: 1, onnotice: () => {} })
   await stays`select ${1}::int as still_here`
   await idle.end()
-  t.true(await eventually(async () => (await statements('left_idle')) === 0), 'the leaving client’s statements are closed')
+  await eventually('the leaving client’s statements are closed', async () => (await statements('left_idle')) === 0, { ms: 10_000 })
   t.is(await statements('still_here'), 1, 'a client still connected keeps its own')
 
   // leaves while another client's transaction holds the session: closed after it, never inside it
@@ -107,7 +100,7 @@ test.serial('clients that leave take their prepared statements, and their plans,
     return n
   })
   t.is(inside, 1, 'still there while the transaction holds the session')
-  t.true(await eventually(async () => (await statements('left_waiting')) === 0))
+  await eventually('the waiting client’s statements closed', async () => (await statements('left_waiting')) === 0, { ms: 10_000 })
 
   // leaves while it holds the session, inside its own transaction
   const holding = postgres(embedded.url, { max: 1, onnotice: () => {} })
@@ -123,7 +116,7 @@ test.serial('clients that leave take their prepared statements, and their plans,
   await inTransaction
   await holding.end({ timeout: 0 })
   t.true((await abandoned) instanceof Error)
-  t.true(await eventually(async () => (await statements('left_holding')) === 0))
+  await eventually('the holding client’s statements closed', async () => (await statements('left_holding')) === 0, { ms: 10_000 })
   t.deepEqual([...(await probe`select ${'free'}::text as session`)], [{ session: 'free' }], 'the session is not left inside the transaction')
 
   // many clients, each with a large statement of its own: the plans go with them
@@ -135,7 +128,7 @@ test.serial('clients that leave take their prepared statements, and their plans,
     t.is(row[`client_${i}`], 499_500 - (i * (i - 1)) / 2)
     await client.end()
   }
-  t.true(await eventually(async () => (await statements('client_')) === 0))
+  await eventually('every client’s statements closed', async () => (await statements('client_')) === 0, { ms: 10_000 })
   const after = await planBytes()
   t.log(`cached plans: ${before} bytes before, ${after} after`)
   t.true(after - before < 1_000_000, `cached plans grew by ${after - before} bytes`)
