@@ -131,7 +131,7 @@ export async function queryVector(ctx: Context, db: Db, embedder: Embedder | und
     if (!resume) throw errors.badRequest(`Unknown artifact_id: ${s.artifactId}`)
     if (resume.parse_error) throw errors.badRequest(`Resume ${resume.id} could not be parsed: ${resume.parse_error}`)
     if (resume.status !== 'parsed') throw errors.badRequest(`Resume ${resume.id} is not parsed yet; retry in a few seconds`)
-    sources.push(stored(resume, `resume ${resume.id}`, 'it was parsed without an embedding model; upload it again'))
+    sources.push(stored(resume, `resume ${resume.id}`, 'it was parsed without an embedding model; an operator gives it one with make embed, or upload it again'))
   }
   if (s.query !== undefined) sources.push(await embedQuery(ctx, db, embedder, s.query))
   if (s.vectors?.length) sources.push({ vector: meanDirection(s.vectors) ?? cancelled('vectors'), model: 'any' })

@@ -2,11 +2,14 @@
  * Deletes export files past their expiry (FILES_CLEANUP_CRON, hourly by default) as a
  * pg-boss queue: the cron only enqueues, a worker does the work. Each file is deleted
  * from the store before its task is marked, so a run that dies in between leaves the
- * task unmarked and the next run deletes again, which a missing file allows.
+ * task unmarked and the next run deletes again, which a missing file allows. Each run
+ * also sweeps the files of resume uploads a crash stopped (sweepResumeUploads), which
+ * uploads sweep too, so that a service nobody uploads to still sweeps them.
  */
 import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Sql } from '../sql/db.ts'
+import { sweepResumeUploads } from '../ingest/resume/store-resume.ts'
 import { listExpiredFiles, markFilesDeleted } from '../sql/task-files.ts'
 import type { FileStore } from './files/store.ts'
 
@@ -37,6 +40,7 @@ export const handler =
       log.warn({ job_id: job.id, store: store.kind, err: { message: err.message } }, 'expired files not all deleted; the retry goes on')
       throw err
     })
-    log.info({ job_id: job.id, store: store.kind, ...result }, 'expired files deleted')
-    return result
+    const swept = await sweepResumeUploads(sql, store)
+    log.info({ job_id: job.id, store: store.kind, ...result, swept_uploads: swept }, 'expired files deleted')
+    return { ...result, swept_uploads: swept }
   }

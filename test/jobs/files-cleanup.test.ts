@@ -1,6 +1,6 @@
 /** The cleanup run deletes expired export files from the store, then marks their tasks; nothing else. */
 import anyTest, { type TestFn } from 'ava'
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import os from 'node:os'
@@ -10,6 +10,7 @@ import type PgBoss from 'pg-boss'
 import pino from 'pino'
 import { cleanupFiles, handler } from '../../jobs/files-cleanup.ts'
 import { localStore, type FileStore } from '../../jobs/files/store.ts'
+import { beginResumeUpload } from '../../sql/resumes.ts'
 import { insertTask } from '../../sql/tasks.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
@@ -99,14 +100,25 @@ test.serial('a file the store refuses to delete stays unmarked, the run marks th
   t.false(existsSync(bad.file))
 })
 
-test.serial('the queue handler runs the cleanup and logs the count with the job id', async (t) => {
+test.serial('the queue handler runs the cleanup, sweeps the files of uploads a crash stopped, and logs the counts with the job id', async (t) => {
   const { sql, store } = t.context
   const task = await exportTask(t, new Date(Date.now() - day))
   const lines: string[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _enc, cb) => (lines.push(String(chunk)), cb()) }))
   const job = { id: `job-${randomBytes(4).toString('hex')}`, name: 'files.cleanup', data: {} } as PgBoss.Job<object>
-  t.deepEqual(await handler(sql, store, log)([job]), { deleted: 1 })
+  // an upload a crash stopped two hours ago, and one under way now
+  const stale = { id: randomUUID(), key: `resumes/${randomUUID()}.pdf` }
+  const young = { id: randomUUID(), key: `resumes/${randomUUID()}.pdf` }
+  for (const u of [stale, young]) {
+    await beginResumeUpload(sql, u.id, u.key)
+    await store.putBytes(u.key, Buffer.from('%PDF-1.4'), 'application/pdf')
+  }
+  await sql`update resume_uploads set created_at = now() - interval '2 hours' where id = ${stale.id}`
+  t.deepEqual(await handler(sql, store, log)([job]), { deleted: 1, swept_uploads: 1 })
   t.false(existsSync(task.file))
+  t.false(existsSync(path.join(t.context.root, stale.key)), "the stopped upload's file is swept")
+  t.true(existsSync(path.join(t.context.root, young.key)), 'an upload under way is left alone')
+  t.deepEqual((await sql<{ id: string }[]>`select id::text from resume_uploads`).map((r) => r.id), [young.id])
   const logged = lines.map((l) => JSON.parse(l)).find((l) => l.job_id === job.id)
-  t.like(logged, { msg: 'expired files deleted', deleted: 1, store: 'local' })
+  t.like(logged, { msg: 'expired files deleted', deleted: 1, swept_uploads: 1, store: 'local' })
 })

@@ -232,7 +232,7 @@ test('a resume or job without a vector yet is a 409 that says to run make embed'
   const id = await resume(t, t.context.accountId, null)
   const res = await vsearch(t, { search_type: 'resume', artifact_id: id })
   t.is(res.status, 409)
-  t.deepEqual(res.body, { detail: `resume ${id} has no embedding yet: it was parsed without an embedding model; upload it again` })
+  t.deepEqual(res.body, { detail: `resume ${id} has no embedding yet: it was parsed without an embedding model; an operator gives it one with make embed, or upload it again` })
 
   const ids = await seedPostings(t.context.db.sql, [{ job_title: 'Vector Unembedded Job', description: plain('x') }], 'vsearch-unembedded')
   const job = await vsearch(t, { search_type: 'job', job_id: ids.get('Vector Unembedded Job') })
