@@ -224,9 +224,9 @@ const ADMIT = `
       with ordinality as r(key_hash, account_id, feature, meter, charge, reserve, request_id, endpoint, i)
   ),
   found as (
-    select r.i, coalesce(k.account_id, r.account_id) as account_id, k.id::text as key_id
+    select r.i, acct.id as account_id, k.id::text as key_id
     from req r left join api_keys k on k.key_hash = r.key_hash and k.revoked_at is null
-    where k.id is not null or r.account_id is not null
+    join accounts acct on acct.id = coalesce(k.account_id, r.account_id)
   ),
   a as (
     select ${BILLING_COLUMNS}, p.* from accounts a ${PERIOD_OF_A}
@@ -234,13 +234,13 @@ const ADMIT = `
   ),
   rules as (
     select f.i, rule.n, rule.prefix || coalesce(f.key_id, 'account:' || f.account_id) as bucket, rule.lim, rule.w as window_seconds
-    from found f join a on a.id = f.account_id
+    from found f
     join unnest($9::int[], $10::text[], $11::int[], $12::int[]) with ordinality as rule(i, prefix, lim, w, n) on rule.i = f.i
   ),
   counted as (${countHits('select bucket, min(window_seconds) as window_seconds, count(*)::int as n from rules group by bucket')}),
   windows as (
     select rules.i, rules.n, rules.lim, counted.reset_ms,
-      counted.hits - count(*) over (partition by rules.bucket) + row_number() over (partition by rules.bucket order by rules.i) as hits
+      counted.hits + 1 - count(*) over (partition by rules.bucket order by rules.i rows between current row and unbounded following) as hits
     from rules join counted using (bucket)
   ),
   passed as (
@@ -301,6 +301,7 @@ const ADMIT = `
   seen as (
     select um.account_id, um.meter, um.used, ${held(slotAt('now()'))} as reserved
     from usage_meters um join meter_rows k on um.account_id = k.account_id and um.meter = k.meter and um.period_start = k.p_start
+    where k.overage_mode is distinct from 'block'
   )
   select f.i::int, a.*, f.key_id,
     array(select w.hits from windows w where w.i = f.i order by w.n) as hits,
