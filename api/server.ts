@@ -6,6 +6,7 @@
  * loads on first use, in worker threads for the default one.
  */
 import type { Server, ServerResponse } from 'node:http'
+import net from 'node:net'
 import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
@@ -71,7 +72,7 @@ log.info('ready')
 /**
  * SIGTERM (or SIGINT): /readyz answers 503 and the listener closes, so no new connection
  * is accepted; requests in flight finish and settle, their connections closing after
- * their responses (Connection: close) and idle ones at once. The task workers stop
+ * their responses (Connection: close), idle ones at their keep-alive timeout. The task workers stop
  * taking tasks and let the running ones finish. SHUTDOWN_GRACE_SECONDS after the signal,
  * tasks still running are released to another process (jobs/tasks.ts) and connections
  * still open are closed. Then pg-boss stops, the pools close, and the process exits 0.
@@ -91,10 +92,13 @@ async function shutdown(signal: string) {
   log.info({ signal, grace_seconds: config.shutdownGraceSeconds, requests_in_flight: inFlight.size }, 'shutting down')
   // each request settles what it charged before it is answered; its connection closes after that answer
   for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close')
-  const closed = new Promise((resolve) => server.close(resolve))
-  server.closeIdleConnections()
-  // a keep-alive connection whose response was written before the signal, and that is idle now
-  const idle = setInterval(() => server.closeIdleConnections(), 100)
+  // net.Server's close stops listening and leaves the open connections be; http.Server's
+  // would also close the idle keep-alive ones at once, and a request a client sent on one
+  // at that moment would be lost. Left open, a request that comes on one is answered
+  // (with Connection: close), and one that stays idle closes at its keep-alive timeout,
+  // as it would while the server runs.
+  const closed = new Promise((resolve) => net.Server.prototype.close.call(server, resolve))
+  const idle = setTimeout(() => server.closeIdleConnections(), Math.min(graceMs, server.keepAliveTimeout + 1000))
   const cutOff = setTimeout(() => {
     log.warn({ requests_in_flight: inFlight.size }, 'grace over: closing the connections still open')
     server.closeAllConnections()
@@ -106,7 +110,7 @@ async function shutdown(signal: string) {
     }),
     workers.stop(deadline),
   ])
-  clearInterval(idle)
+  clearTimeout(idle)
   clearTimeout(cutOff)
   await boss.stop({ graceful: true, wait: true, timeout: Math.max(1000, deadline - Date.now()) }).catch(() => {})
   await embedder?.close()

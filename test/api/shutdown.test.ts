@@ -26,7 +26,7 @@ import { seedCompany } from '../billing/fixtures.ts'
  * which runs in this test's process, is slower and holds this process's timers up. The
  * export must outlast the grace, and the search must finish within it.
  */
-const SIZES = { server: { jobs: 40_000, graceSeconds: 5, answerMs: 2000 }, embedded: { jobs: 40_000, graceSeconds: 5, answerMs: 2500 } }
+const SIZES = { server: { jobs: 60_000, graceSeconds: 5, answerMs: 1000 }, embedded: { jobs: 40_000, graceSeconds: 5, answerMs: 2500 } }
 
 type Line = { msg: string; [k: string]: unknown }
 
@@ -96,9 +96,11 @@ test('SIGTERM: the request in flight completes and is charged once; the running 
   const server = startServer()
   const serverLog = logLines(server)
   await ready()
+  // the seeded jobs have no source rows, which the expiry run the server starts with would expire
+  await until('the start-up expiry run', () => serverLog.some((l) => l.msg === 'expiry run'), 60_000)
   for (let n = 0; n < JOBS; n += 1000) await seedCompany(sql, 1000)
   const { accountId, key } = await createAccountWithKey(sql, 'scale')
-  // what the export will find (the expiry run at start may have archived some of the seeded jobs)
+  // what the export will find
   const [{ live }] = await sql<{ live: number }[]>`select count(*)::int as live from jobs where not expired`
 
   // the export starts in the server
