@@ -25,7 +25,7 @@
  * (it still reports usage headers), or perResult(limitFrom, maxPage) for 1 unit per
  * result returned. Without `meter` the route is not metered (tasks, billing).
  */
-import type { Context, Middleware, Next } from 'koa'
+import type { Middleware } from 'koa'
 import { planFeatures, type Feature, type Meter } from '../../sql/meters.ts'
 import { errors } from '../errors.ts'
 import { admissionOf } from './admission.ts'
