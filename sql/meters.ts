@@ -113,6 +113,18 @@ const covers = (used: string, inFlight: string, units: string, al = 'al') =>
   `(${al}.overage_mode is distinct from 'block' or ${used} + ${inFlight} + ${units} <= ${al}.included)`
 
 /**
+ * The conflict arm of the upserts that charge or reserve on a meter row `um` (take,
+ * and the admission's): the row that exists gets the units of `excluded`, what requests
+ * in flight hold carried into the current slot.
+ */
+const ADD_TO_ROW = `on conflict (account_id, meter, period_start) do update set
+      used = um.used + excluded.used,
+      reserved = ${held('excluded.reserved_slot')} + excluded.reserved,
+      reserved_lapsing = ${lapsing('excluded.reserved_slot')},
+      reserved_slot = excluded.reserved_slot,
+      updated_at = now()`
+
+/**
  * The guarded upsert that charges `charge` units on the meter row of the account in
  * relation `x` (its id), meter `n.meter` and period `p`, and reserves `reserve` more,
  * when the cap rule covers both (each a SQL expression): one statement, whose row lock
@@ -127,12 +139,7 @@ const take = (x: string, charge: string, reserve: string) => `
     from ${x} x, n, p, al
     where (${charge} > 0 or (${reserve} > 0 and al.overage_mode = 'block'))
       and ${covers('0', '0', `${charge} + ${reserve}`)}
-    on conflict (account_id, meter, period_start) do update set
-      used = um.used + excluded.used,
-      reserved = ${held('excluded.reserved_slot')} + excluded.reserved,
-      reserved_lapsing = ${lapsing('excluded.reserved_slot')},
-      reserved_slot = excluded.reserved_slot,
-      updated_at = now()
+    ${ADD_TO_ROW}
     where (select ${covers('um.used', held('excluded.reserved_slot'), `${charge} + ${reserve}`)} from al)
     returning um.used, um.reserved`
 
@@ -284,12 +291,7 @@ const ADMIT = `
     from totals t
     where ${covers('0', '0', 't.charge + t.reserve', 't')}
     order by t.account_id, t.meter
-    on conflict (account_id, meter, period_start) do update set
-      used = um.used + excluded.used,
-      reserved = ${held('excluded.reserved_slot')} + excluded.reserved,
-      reserved_lapsing = ${lapsing('excluded.reserved_slot')},
-      reserved_slot = excluded.reserved_slot,
-      updated_at = now()
+    ${ADD_TO_ROW}
     where (
       select ${covers('um.used', held('excluded.reserved_slot'), 'excluded.used + excluded.reserved', 't')}
       from totals t where t.account_id = um.account_id and t.meter = um.meter
