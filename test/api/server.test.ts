@@ -9,21 +9,10 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { freePort } from '../helpers/free-port.ts'
+import { logLines } from '../helpers/processes.ts'
 
 const run = promisify(execFile)
 
-
-/** Each JSON line the server writes to stdout, parsed, as it arrives. */
-function logLines(child: ChildProcess) {
-  const lines: { msg: string; [k: string]: unknown }[] = []
-  let rest = ''
-  child.stdout!.on('data', (d: Buffer) => {
-    const parts = (rest + String(d)).split('\n')
-    rest = parts.pop()!
-    for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line))
-  })
-  return lines
-}
 
 /** Polls /healthz until it is 200, then the log until its "ready" line: every line of the start-up is in by then. */
 async function waitReady(base: string, child: ChildProcess, lines: { msg: string }[], seconds: number) {

@@ -20,6 +20,7 @@ import { testDatabase } from '../helpers/db.ts'
 import { connect, type Sql } from '../../sql/db.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
 import { freePort } from '../helpers/free-port.ts'
+import { logLines } from '../helpers/processes.ts'
 import { seedCompany } from '../billing/fixtures.ts'
 
 /**
@@ -29,21 +30,6 @@ import { seedCompany } from '../billing/fixtures.ts'
  * machine the embedded database exported 40,000 jobs within the grace.
  */
 const SIZES = { server: { jobs: 60_000, graceSeconds: 5, answerMs: 1000 }, embedded: { jobs: 120_000, graceSeconds: 5, answerMs: 2500 } }
-
-type Line = { msg: string; [k: string]: unknown }
-
-/** Each JSON line the process writes to stdout, parsed, as it arrives. */
-function logLines(child: ChildProcess) {
-  const lines: Line[] = []
-  let rest = ''
-  child.stdout!.on('data', (d: Buffer) => {
-    const parts = (rest + String(d)).split('\n')
-    rest = parts.pop()!
-    for (const line of parts) if (line.startsWith('{')) lines.push(JSON.parse(line))
-  })
-  return lines
-}
-
 
 /** The exit code, once the process's output is read too ('close' comes after the last of it, 'exit' may come before). */
 const exited = (child: ChildProcess) =>

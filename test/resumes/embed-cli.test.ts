@@ -4,19 +4,17 @@
  * from the parsed data as the parse job makes it; resumes not parsed are left to the parse job.
  */
 import anyTest, { type TestFn } from 'ava'
-import { execFile } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { promisify } from 'node:util'
 import { embedResume } from '../../ingest/resume/embed-resume.ts'
 import { parseResume } from '../../ingest/resume/parse.ts'
 import { modelId } from '../../sql/embeddings.ts'
 import { insertResume, markResumeParsed } from '../../sql/resumes.ts'
 import { testEmbedder } from '../helpers/app.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
+import { makeEmbed } from '../helpers/processes.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
 import { SAMPLE_RESUME } from '../helpers/resume-files.ts'
 
-const run = promisify(execFile)
 const test = anyTest as TestFn<{ db: TestDb }>
 
 test.before(async (t) => {
@@ -25,19 +23,6 @@ test.before(async (t) => {
 test.after.always(async (t) => {
   await t.context.db?.close()
 })
-
-async function makeEmbed(t: { context: { db: TestDb } }, env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run('node', ['--import', 'tsx', 'ingest/embed-cli.ts'], {
-      env: { ...process.env, DATABASE_URL: t.context.db.url, EMBEDDING_THREADS: '1', ...env },
-      timeout: 120_000,
-    })
-    return { code: 0, stdout, stderr }
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string }
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr }
-  }
-}
 
 const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0)
 
@@ -56,7 +41,7 @@ test.serial('make embed gives parsed resumes without a vector, or with another m
   const otherModel = await stored('parsed', { embedding: Array.from({ length: 768 }, (_, i) => (i === 0 ? 1 : 0)), model: other })
   const notParsed = await stored('uploaded', null)
 
-  const first = await makeEmbed(t)
+  const first = await makeEmbed(t.context.db.url)
   t.is(first.code, 0, first.stderr)
   t.regex(first.stdout, /embedding 0 jobs with use/)
   t.regex(first.stdout, /embedding 2 resumes with use universal-sentence-encoder-lite \S+: 1 without a vector, 1 with another model's/)
@@ -73,7 +58,7 @@ test.serial('make embed gives parsed resumes without a vector, or with another m
   const expected = (await embedResume(parsed, { warnings: [], pages: 1, ocr: false }, testEmbedder())).embedding
   for (const id of [withoutVector, otherModel]) t.true(cosine(JSON.parse(byId.get(id)!.embedding!), expected) > 0.999, id)
 
-  const again = await makeEmbed(t)
+  const again = await makeEmbed(t.context.db.url)
   t.is(again.code, 0, again.stderr)
   t.regex(again.stdout, /embedding 0 resumes with use/)
 })
@@ -85,7 +70,7 @@ test.serial('a model that cannot run leaves the resumes as they were and says so
   await insertResume(sql, { id, account_id: accountId, resume_url: `http://x/${id}`, file_key: `resumes/${accountId}/${id}.txt`, file_name: null, file_size: 1, content_type: 'text/plain' })
   await markResumeParsed(sql, id, parseResume(SAMPLE_RESUME.join('\n')), null)
   // nothing listens on this port
-  const down = await makeEmbed(t, { EMBEDDING_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-test', EMBEDDING_MODEL: 'text-embedding-3-small' })
+  const down = await makeEmbed(t.context.db.url, { EMBEDDING_PROVIDER: 'openai', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', OPENAI_API_KEY: 'sk-test', EMBEDDING_MODEL: 'text-embedding-3-small' })
   t.is(down.code, 1, down.stdout + down.stderr)
   t.regex(down.stdout, /embedded 0 resumes in [\d.]+ s; \d+ resumes left without a vector of this model/)
   const [row] = await sql`select embedding_model from resumes where id = ${id}`
