@@ -6,8 +6,9 @@
  *   3. the others are embedded once each, in batches of EMBEDDING_BATCH, as many at a
  *      time as the embedder serves, and cached as each batch returns, so a run that
  *      stops keeps what it made;
- *   4. one statement gives every job the normalized sum of its two texts' cached
- *      vectors, unless the job was rewritten meanwhile (its new texts are the next run's).
+ *   4. a statement for each WRITE_JOBS jobs gives them the normalized sum of their two
+ *      texts' cached vectors, unless a job was rewritten meanwhile (its new texts are the
+ *      next run's).
  * When the model fails, step 4 still runs for the jobs whose texts were embedded or
  * cached before the failure, and the failure is returned with the counts for the
  * caller to report.
@@ -32,11 +33,20 @@ export type EmbedOptions = {
   /** after each model batch, with the number of texts it embedded */
   onProgress?: (texts: number) => void
   /**
-   * one for each lane of model calls: called after each of its calls, and the lane's next
-   * call waits for it (the background embedding rests there while the API is under load)
+   * one for each lane of model calls, and one for the writes of the jobs' vectors: called
+   * after each model call and each write, and the lane's next step waits for it (the
+   * background embedding rests there while the API is under load: jobs/pace.ts)
    */
   pace?: () => () => Promise<void>
 }
+
+/**
+ * Jobs whose vectors one statement writes. Each job's vector goes into the HNSW indexes
+ * (the whole corpus's and its categories'), a few milliseconds of the server's CPU a job,
+ * which the pacer counts as the step's busy time: a write of a whole queued batch (64
+ * jobs) was several hundred milliseconds that no rest made up for.
+ */
+export const WRITE_JOBS = 16
 
 export async function embedJobs(db: Db, embedder: Embedder, model: number, rows: JobTextRow[], opts: EmbedOptions): Promise<EmbedCounts> {
   if (rows.length === 0) return { written: 0, computed: 0, error: null }
@@ -58,8 +68,13 @@ export async function embedJobs(db: Db, embedder: Embedder, model: number, rows:
     await insertCachedEmbeddings(db, model, done.map(([sha, vector]) => ({ sha, vector: toSql(vector) })))
     computed += done.length
   }).catch((e) => (error = e))
-  const written = await updateJobEmbeddingsFromCache(db, model, jobs)
-  return { written: written.length, computed, error }
+  const pace = opts.pace?.()
+  let written = 0
+  for (const chunk of batches(jobs, WRITE_JOBS)) {
+    written += (await updateJobEmbeddingsFromCache(db, model, chunk)).length
+    await pace?.()
+  }
+  return { written, computed, error }
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import anyTest, { type TestFn } from 'ava'
 import { fromSql } from 'pgvector'
-import { embedJobs } from '../../ingest/embed/embed-jobs.ts'
+import { embedJobs, WRITE_JOBS } from '../../ingest/embed/embed-jobs.ts'
 import { jobTexts } from '../../ingest/embed/job-text.ts'
 import { OpenAIEmbedder } from '../../ingest/embed/openai.ts'
 import { ingest } from '../../ingest/pipeline.ts'
@@ -153,6 +153,31 @@ test.serial('a job rewritten while it is embedded keeps no vector of its old tex
   const counts = await embedJobs(sql, embedder, model, rows, { batch: 32 })
   t.like(counts, { written: 0, computed: 1, error: null })
   t.is((await vectorsOf(t, ['race-1']))[0].embedding, null)
+})
+
+test.serial('the background embedding paces each model call and each write of WRITE_JOBS jobs\' vectors', async (t) => {
+  const { sql } = t.context.db
+  const postings = Array.from({ length: WRITE_JOBS + 4 }, (_, i) => rawPosting({ source_id: `paced-${i}`, job_title: `Paced Role ${i}` }, 400 + i))
+  await ingest(sql, readItems(postings), { source: 'paced', now })
+  const embedder = testEmbedder()
+  const model = await modelId(sql, embedder.info)
+  const hashes = (await sql<{ md5_hash: string }[]>`select md5_hash from jobs where source_key = any(${postings.map((p) => p.source_id)})`).map((r) => r.md5_hash)
+  const rows = await listJobsToEmbed(sql, model, { md5Hashes: hashes })
+  t.is(rows.length, postings.length)
+  // each pacer embedJobs asks for, with the vectors stored when it was called
+  const pacers: number[][] = []
+  const stored = async () => (await sql<{ n: number }[]>`select count(*)::int as n from jobs where source_key = any(${postings.map((p) => p.source_id)}) and embedding is not null`)[0].n
+  const pace = () => {
+    const calls: number[] = []
+    pacers.push(calls)
+    return async () => void calls.push(await stored())
+  }
+  const counts = await embedJobs(sql, embedder, model, rows, { batch: 8, pace })
+  t.like(counts, { written: postings.length, error: null })
+  const writes = pacers.at(-1)!
+  t.deepEqual(writes, [WRITE_JOBS, postings.length], 'the writes rest after each WRITE_JOBS jobs, not once for all of them')
+  t.is(pacers.slice(0, -1).flat().length, Math.ceil(counts.computed / 8), 'the model calls after each call')
+  t.true(pacers.slice(0, -1).flat().every((n) => n === 0), 'before any job is written')
 })
 
 test('modelId registers a model once and names it by provider, name and version', async (t) => {
