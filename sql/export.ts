@@ -9,10 +9,10 @@
  * database alike (which serves every connection from one session, so a cursor left
  * open inside a transaction there would hold up all of them).
  *
- * Postgres renders each record's values as text: a JSON line is `row_to_json(…)::text`,
- * and a CSV row's nested fields are their JSON text, so the worker never parses a value
- * into an object only to serialize it again (docs/performance.md, "Exports"); for CSV,
- * csv-stringify only quotes the text fields.
+ * Postgres renders each record as a line of text (renderRecords): a JSON line is
+ * `row_to_json(…)::text`, and a CSV row's nested fields are their JSON text, quoted into
+ * the row, so the worker never parses a value into an object only to serialize it again
+ * (docs/performance.md, "Exports"), and only joins the lines.
  */
 import { stringify } from 'csv-stringify/sync'
 import type { PendingQuery, ReservedSql, Row } from 'postgres'
@@ -101,6 +101,31 @@ export function toastedValues(db: Db, raw: boolean) {
     + length(c.linkedin_link) + cardinality(c.services) + cardinality(c.industries) + cardinality(c.subindustries)`
 }
 
+/** A CSV field that holds one of these is quoted, as csv-stringify quotes it. */
+const CSV_QUOTED = '[",\r\n]'
+
+/**
+ * `records`' rows as lines of text, rendered by Postgres: JSON lines (row_to_json), or
+ * CSV rows of text values, each field quoted as csv-stringify quotes it (in quotes, with
+ * quotes doubled, when it holds a comma, a quote or a line break; null is an empty
+ * field). Quoting a batch of 1,000 job records (about 4 MB) took csv-stringify 50–130 ms
+ * of the event loop, which an export in the API's process shares with every request
+ * (docs/tasks.md, "Yielding to the API"); Postgres takes 30–40 ms more of the export's
+ * backend, and the worker only joins the lines.
+ */
+export async function renderRecords(db: Db, records: PendingQuery<Row[]>, format: RecordFormat) {
+  const lines =
+    format === 'json'
+      ? await db<{ line: string }[]>`select row_to_json(r)::text as line from (${records}) r`
+      : await db<{ line: string }[]>`
+          select (
+            select string_agg(case when v is null then '' when v ~ ${CSV_QUOTED} then '"' || replace(v, '"', '""') || '"' else v end, ',' order by o)
+            from json_each_text(row_to_json(r)) with ordinality as f(k, v, o)
+          ) as line
+          from (${records}) r`
+  return lines.map((r) => r.line + '\n').join('')
+}
+
 /**
  * Reads `query`'s rows `batchRows` at a time through a cursor WITH HOLD named `name`
  * (unique among the cursors open at once), calling `onBatch` with each batch; returns
@@ -170,14 +195,8 @@ export async function writeExportRecords(
       select count(${toastedValues(sql, q.page.raw)})::int
       from jobs j join companies c on c.id = j.company_id
       where j.id = any(${batch.map((r) => r.id)}::bigint[])`
-    const text = async (batch: { id: string; score: number }[]) => {
-      if (q.format === 'json') {
-        const lines = await conn<{ line: string }[]>`select row_to_json(r)::text as line from (${records(batch)}) r`
-        return lines.map((r) => r.line + '\n').join('')
-      }
-      // every value is text or null (exportRecord), which csv-stringify writes as it is
-      return stringify(await records(batch).values())
-    }
+    // for CSV every value is text or null (exportRecord), written as it is
+    const text = (batch: { id: string; score: number }[]) => renderRecords(conn, records(batch), q.format)
     if (q.format === 'csv') {
       // the columns of a batch of none: the header, whatever the export holds
       const { columns } = await records([])

@@ -18,7 +18,7 @@
 import { stringify } from 'csv-stringify/sync'
 import type { PendingQuery, Row } from 'postgres'
 import { reserved, type Db, type Sql } from './db.ts'
-import { readHeld } from './export.ts'
+import { readHeld, renderRecords } from './export.ts'
 import type { Term, TextQuery } from './query-syntax.ts'
 import { METERS_PER_DEGREE, type PlaceFilter } from './search.ts'
 
@@ -350,7 +350,7 @@ export const HISTORICAL_EXPORT_FIELDS = [
  * Writes the matches, most recently posted first, at most `max` of them, a batch at a
  * time as job export does (sql/export.ts): a cursor WITH HOLD over the facts' ids on a
  * reserved connection, and each batch's records rendered as text by Postgres (a JSON
- * line is row_to_json's text; CSV values are quoted by csv-stringify). Returns the
+ * line is row_to_json's text, a CSV row its values quoted: renderRecords). Returns the
  * number of records. `name` is unique among the exports running at once.
  */
 export async function writeHistoricalRecords(
@@ -373,12 +373,7 @@ export async function writeHistoricalRecords(
       order by b.n`
     if (q.format === 'csv') await write(stringify([[...HISTORICAL_EXPORT_FIELDS]]))
     return readHeld<{ job_id: string }>(conn, name, ids, async (batch) => {
-      if (q.format === 'json') {
-        const lines = await conn<{ line: string }[]>`select row_to_json(r)::text as line from (${records(batch)}) r`
-        await write(lines.map((r) => r.line + '\n').join(''))
-      } else {
-        await write(stringify(await records(batch).values()))
-      }
+      await write(await renderRecords(conn, records(batch), q.format))
       await onBatch(batch.length)
     })
   })
