@@ -39,6 +39,7 @@ import { jobRoutes } from './routes/jobs.ts'
 import { referenceRoutes } from './routes/reference.ts'
 import { resumeRoutes } from './routes/resumes.ts'
 import { searchRoutes } from './routes/search.ts'
+import { eventRoutes, savedSearchRoutes } from './routes/saved-searches.ts'
 import { taskRoutes } from './routes/tasks.ts'
 import { vectorSearchRoutes } from './routes/vector-search.ts'
 
@@ -91,7 +92,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   // every lookup (docs/metering.md)
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, docsRoutes(),
+    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, savedSearchRoutes(sql, embedder, config.webhooks), eventRoutes(sql), docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

@@ -76,6 +76,9 @@ export const errors = {
   embedderUnavailable: (why: string) => new AppError(503, `The embedding model is unavailable (${why}); search with stored vectors (job_id, artifact_id, vectors) or retry later`),
   /** A route that creates tasks, on an app built without a task queue (a test's, or a misconfigured deployment's). */
   tasksUnavailable: () => new AppError(503, 'Background tasks are not available on this server; retry later'),
+  /** The account has as many saved searches as its plan allows (sql/saved-searches.ts SAVED_SEARCH_LIMITS). */
+  savedSearchLimit: (plan: string, limit: number) =>
+    new AppError(403, `Your plan (${plan}) allows ${limit} saved searches; delete one or upgrade at /v2/billing/portal`, { [BILLING_CODE]: 'saved_search_limit' }),
   featureMissing: (feature: string) =>
     new AppError(403, `Your plan does not include the ${feature} feature; upgrade at /v2/billing/portal`, { [BILLING_CODE]: 'feature_missing' }),
 }

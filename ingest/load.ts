@@ -34,6 +34,7 @@ import {
   type LocationRow,
   type SourceRow,
 } from '../sql/postings.ts'
+import { recordForMatching } from '../sql/saved-searches.ts'
 import { placeKeys } from '../seeds/places/place-keys.ts'
 import { slugify } from './transform/slug.ts'
 import type { Posting } from './types.ts'
@@ -380,6 +381,9 @@ async function loadInTransaction(tx: Db, all: Posting[], seenAt: Date, written: 
   const ids = new Map(inserted.map((r) => [r.job_slug, r.id]))
   for (const j of fresh) j.id = ids.get(j.fresh!.row.job_slug as string)!
   await replaceLocations(tx, [], fresh.flatMap((j) => locationRows(j.id!, j.fresh!.posting)))
+  // the live jobs this batch inserted (a re-posting included) are new to saved searches:
+  // recorded for the matcher in this transaction, so they are matched once it commits, and only then
+  await recordForMatching(tx, 'job.new', fresh.filter((j) => !j.fresh!.row.expired).map((j) => j.id!))
   await touchJobs(tx, [...touched], seenAt)
   await markSeen(tx, [...seen].filter((id) => !touched.has(id)), seenAt)
   // one row per source (the repeats were left out above)

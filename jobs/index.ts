@@ -19,6 +19,7 @@ import { startTaskWorkers, TASK_QUEUES } from './tasks.ts'
 import { createQueues } from './boss.ts'
 import * as embedVectors from './embed-vectors.ts'
 import * as resumesParse from './resumes-parse.ts'
+import { startWebhookWorkers } from './webhooks.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { modelId } from '../sql/embeddings.ts'
 import { countForegroundStatements } from '../sql/foreground.ts'
@@ -86,6 +87,8 @@ export async function startWorkers(
         resumesParse.handler({ sql, store, log, analyze: { embedder, llm: config.resumes.llm, readTimeoutMs: config.resumes.readTimeoutMs, onLlmFailure: (e) => log.warn({ err: { message: (e as Error).message } }, 'resume LLM pass failed; the heuristic parse stands') } }),
       )
     : null
+  // saved searches' matching and webhook deliveries run wherever tasks do (docs/webhooks.md)
+  const webhooks = tasks ? startWebhookWorkers({ sql, log, config: config.webhooks, mailer, publicUrl: config.publicUrl }) : null
   let embedding: Awaited<ReturnType<typeof embedVectors.startEmbedWorkers>> | null = null
   if (tasks && embedder) {
     const queued = await embedVectors.queueBacklog(boss, sql, await modelId(sql, embedder.info), config.embedding)
@@ -101,6 +104,7 @@ export async function startWorkers(
       await workers?.stop(deadline)
       if (resumeWorker) await boss.offWork({ id: resumeWorker })
       await embedding?.stop()
+      await webhooks?.stop()
       mailer.close()
     },
   }

@@ -42,6 +42,7 @@ export function loadConfig(env = process.env) {
     tasks: taskConfig(env),
     files: fileConfig(env),
     resumes: resumeConfig(env),
+    webhooks: webhookConfig(env),
     mail: {
       /** smtp://user:pass@host:port (smtps:// for TLS); unset: messages are written to DATA_DIR/outbox as .eml files */
       smtpUrl: env.SMTP_URL || null,
@@ -128,6 +129,49 @@ function fileConfig(env: NodeJS.ProcessEnv) {
           presignSeconds: inRange(env, 'S3_PRESIGN_SECONDS', 900, 60, 604_800),
         }
       : null,
+  }
+}
+
+/**
+ * The default retry table of webhook deliveries, in seconds: after the first attempt (at
+ * once), the delay before each retry, counted from the failure before it (docs/webhooks.md).
+ */
+export const WEBHOOK_RETRY_SCHEDULE = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400]
+
+function flag(env: NodeJS.ProcessEnv, name: string) {
+  const v = env[name] || '0'
+  if (v !== '0' && v !== '1') throw new Error(`${name} must be 1 or 0, got ${JSON.stringify(v)}`)
+  return v === '1'
+}
+
+/** Saved searches' webhooks (jobs/webhooks.ts, docs/webhooks.md). */
+function webhookConfig(env: NodeJS.ProcessEnv) {
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE
+    ? env.WEBHOOK_RETRY_SCHEDULE.split(',').map((s) => {
+        const n = Number(s.trim())
+        if (s.trim() === '' || !Number.isFinite(n) || n < 0 || n > 7 * 86_400) throw new Error(`WEBHOOK_RETRY_SCHEDULE must be seconds from 0 to 604800, comma-separated, got ${JSON.stringify(env.WEBHOOK_RETRY_SCHEDULE)}`)
+        return n
+      })
+    : WEBHOOK_RETRY_SCHEDULE
+  return {
+    /** http:// endpoints too (https only otherwise) */
+    allowHttp: flag(env, 'WEBHOOK_ALLOW_HTTP'),
+    /** endpoints at loopback, private and link-local addresses too */
+    allowPrivate: flag(env, 'WEBHOOK_ALLOW_PRIVATE'),
+    /** the delay before each retry; an event fails once the table is used up */
+    retrySchedule: schedule,
+    /** a delivery not answered with a 2xx within this long failed */
+    timeoutMs: 15_000,
+    /** how long a claimed delivery is the claiming worker's: a worker that died leaves it to lapse, and another delivers it */
+    leaseSeconds: inRange(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
+    /** deliveries one process makes at once (to different searches) */
+    concurrency: inRange(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+    /** a search whose endpoint has failed this long is disabled and its owner emailed */
+    disableAfterSeconds: 3 * 86_400,
+    /** how often an event held for quota is looked at again */
+    heldRecheckSeconds: 60,
+    /** how often the matcher and the dispatcher look for work when they found none */
+    pollMs: 250,
   }
 }
 

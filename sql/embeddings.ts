@@ -195,15 +195,23 @@ export async function insertCachedEmbeddings(db: Db, model: number, rows: { sha:
  */
 export async function updateJobEmbeddingsFromCache(db: Db, model: number, jobs: { id: string; version: string; title: string; body: string }[]) {
   if (jobs.length === 0) return []
+  // the jobs written are recorded for vsearch saved searches in the same statement (sql/saved-searches.ts)
   const rows = await db<{ id: string }[]>`
-    update jobs j set embedding = l2_normalize(ct.embedding + cb.embedding), embedding_model = ${model}, embedded_at = now()
-    from unnest(
-      ${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.version)}::text[], ${jobs.map((j) => j.title)}::text[], ${jobs.map((j) => j.body)}::text[]
-    ) as t (id, version, title, body)
-    join embedding_cache ct on ct.model_id = ${model} and ct.text_sha256 = decode(t.title, 'hex')
-    join embedding_cache cb on cb.model_id = ${model} and cb.text_sha256 = decode(t.body, 'hex')
-    where j.id = t.id and j.updated_at = t.version::timestamptz
-    returning j.id::text`
+    with written as (
+      update jobs j set embedding = l2_normalize(ct.embedding + cb.embedding), embedding_model = ${model}, embedded_at = now()
+      from unnest(
+        ${jobs.map((j) => j.id)}::bigint[], ${jobs.map((j) => j.version)}::text[], ${jobs.map((j) => j.title)}::text[], ${jobs.map((j) => j.body)}::text[]
+      ) as t (id, version, title, body)
+      join embedding_cache ct on ct.model_id = ${model} and ct.text_sha256 = decode(t.title, 'hex')
+      join embedding_cache cb on cb.model_id = ${model} and cb.text_sha256 = decode(t.body, 'hex')
+      where j.id = t.id and j.updated_at = t.version::timestamptz
+      returning j.id
+    ), inbox as (
+      insert into saved_search_inbox (type, job_ids)
+      select 'job.vector', array_agg(id order by id) from written
+      having count(*) > 0 and exists (select 1 from saved_searches where status <> 'disabled' and kind = 'vsearch' and 'job.new' = any(events))
+    )
+    select id::text from written`
   return rows.map((r) => r.id)
 }
 

@@ -10,6 +10,7 @@
  * ended later), or one whose ended posting was corrected at its source.
  */
 import type { Db, Sql } from './db.ts'
+import { recordExpiredForMatching } from './saved-searches.ts'
 import { refreshCompensationPercentiles } from './scores.ts'
 import { analyzeSearchTables } from './search.ts'
 
@@ -18,6 +19,8 @@ export async function expireJobs(sql: Sql, { afterDays, now = new Date() }: { af
     const expired = await markExpired(tx, afterDays, now)
     // company search's live counts and words of the companies whose jobs this run expired
     if (expired > 0) await tx`select refresh_company_stats(array(select distinct company_id from jobs where expired_at = ${now}))`
+    // saved searches hear of them (job.expired) once this commits
+    if (expired > 0) await recordExpiredForMatching(tx, now)
     const archived = await archiveExpired(tx)
     return { expired, archived }
   })
