@@ -31,6 +31,7 @@ import { contactsRouteDocs } from './openapi-contacts.ts'
 import { companySearchRouteDocs } from './openapi-companies.ts'
 import { marketRouteDocs, marketSchemas } from './openapi-market.ts'
 import { historicalRouteDocs } from './openapi-historical.ts'
+import { savedSearchRouteDocs } from './openapi-saved-searches.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
@@ -91,6 +92,7 @@ const tags = [
   { name: 'Companies', description: 'Company profiles and their jobs' },
   { name: 'Resumes', description: 'Resume parsing and embedding, and stored resumes for matching' },
   { name: 'Tasks', description: 'Background tasks: exports and salary benchmarks' },
+  { name: 'Saved searches', description: 'Saved searches whose new matches are pushed to a webhook, and the events delivered' },
   { name: 'Billing', description: 'Usage per meter and the plan catalog' },
   { name: 'Reference data', description: 'Public reference lists; no key, not metered' },
   { name: 'Service', description: 'Health and this documentation; no key' },
@@ -578,6 +580,7 @@ export const routeDocs: RouteDoc[] = [
   ...companySearchRouteDocs,
   ...marketRouteDocs,
   ...historicalRouteDocs,
+  ...savedSearchRouteDocs,
 
   // Tasks
   {

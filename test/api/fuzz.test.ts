@@ -76,7 +76,16 @@ test.before(async (t) => {
     insert into resumes (account_id, resume_url, file_key, content_type, status) values (${app.accountId}, 'http://x', 'resumes/fuzz.txt', 'text/plain', 'uploaded') returning id::text`
   await mkdir(path.join(dataDir, 'downloads', 'resumes'), { recursive: true })
   await writeFile(path.join(dataDir, 'downloads', 'resumes', 'fuzz.txt'), 'Fuzz Resume\n')
-  const real = { job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, resume_id: resume.id, file: 'swagger-ui.css', expires, signature, filename }
+  // a saved search with an event, for the saved-search and event routes
+  const [saved] = await app.db.sql<{ id: string }[]>`
+    insert into saved_searches (account_id, name, kind, filters, compiled, events, webhook_url, secret)
+    values (${app.accountId}, 'fuzz', 'search', '{}', '{"filters": {}}', '{job.new}', 'https://example.com/hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') returning id::text`
+  const [event] = await app.db.sql<{ id: string }[]>`
+    insert into webhook_events (saved_search_id, account_id, type, job_ids, status) values (${saved.id}, ${app.accountId}, 'job.new', ${[job.id]}::bigint[], 'failed') returning id::text`
+  const real = {
+    job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, resume_id: resume.id, file: 'swagger-ui.css', expires, signature, filename,
+    saved_search_id: saved.id, event_id: event.id,
+  }
   Object.assign(t.context, app, { routes: await mountedRoutes(app.db.sql), real })
 })
 test.after.always(async (t) => {
@@ -117,6 +126,7 @@ test('the routes fuzzed are every route the app mounts', (t) => {
     '/v2/embed', '/v2/jobs/contacts', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/historical/export',
     '/v2/jobs/historical/search', '/v2/jobs/insights', '/v2/jobs/neural-search', '/v2/jobs/salary-benchmark', '/v2/jobs/search', '/v2/jobs/vsearch',
     '/v2/platform/companies/:company_slug/insights', '/v2/platform/companies/search', '/v2/resumes', '/v2/resumes/embed',
+    '/v2/saved-searches', '/v2/saved-searches/:saved_search_id',
   ])
   t.true(t.context.routes.find((r) => r.path === '/v2/jobs/search' && r.method === 'GET')!.query.includes('geo_locations'))
 })
