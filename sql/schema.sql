@@ -1082,6 +1082,75 @@ CREATE TABLE public.resumes (
 
 
 --
+-- Name: saved_search_inbox; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.saved_search_inbox (
+    id bigint NOT NULL,
+    type text NOT NULL,
+    job_ids bigint[] NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT saved_search_inbox_type_check CHECK ((type = ANY (ARRAY['job.new'::text, 'job.expired'::text, 'job.vector'::text])))
+);
+
+
+--
+-- Name: saved_search_inbox_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.saved_search_inbox ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.saved_search_inbox_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: saved_search_matches; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.saved_search_matches (
+    saved_search_id uuid NOT NULL,
+    type text NOT NULL,
+    job_id bigint NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+
+--
+-- Name: saved_searches; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.saved_searches (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    account_id uuid NOT NULL,
+    name text NOT NULL,
+    kind text NOT NULL,
+    filters jsonb NOT NULL,
+    compiled jsonb NOT NULL,
+    events text[] NOT NULL,
+    status text DEFAULT 'active'::text NOT NULL,
+    webhook_url text NOT NULL,
+    secret text NOT NULL,
+    previous_secret text,
+    previous_secret_until timestamp with time zone,
+    query_vector public.vector(768),
+    embedding_model integer,
+    min_similarity real,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_delivery_at timestamp with time zone,
+    failing_since timestamp with time zone,
+    disabled_reason text,
+    CONSTRAINT saved_searches_kind_check CHECK ((kind = ANY (ARRAY['search'::text, 'vsearch'::text]))),
+    CONSTRAINT saved_searches_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'disabled'::text])))
+);
+
+
+--
 -- Name: scheduled_runs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1257,6 +1326,70 @@ CREATE TABLE public.usage_meters (
     CONSTRAINT usage_meters_reserved_check CHECK ((reserved >= 0)),
     CONSTRAINT usage_meters_reserved_lapsing_check CHECK (((reserved_lapsing >= 0) AND (reserved_lapsing <= reserved))),
     CONSTRAINT usage_meters_used_check CHECK ((used >= 0))
+);
+
+
+--
+-- Name: webhook_attempts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_attempts (
+    id bigint NOT NULL,
+    event_id bigint NOT NULL,
+    attempted_at timestamp with time zone DEFAULT now() NOT NULL,
+    status_code integer,
+    error text,
+    duration_ms integer NOT NULL
+);
+
+
+--
+-- Name: webhook_attempts_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_attempts ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.webhook_attempts_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+
+--
+-- Name: webhook_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_events (
+    id bigint NOT NULL,
+    saved_search_id uuid NOT NULL,
+    account_id uuid NOT NULL,
+    type text NOT NULL,
+    job_ids bigint[] NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    lease_until timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone,
+    charged boolean DEFAULT false NOT NULL,
+    CONSTRAINT webhook_events_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'held_quota'::text, 'delivered'::text, 'failed'::text]))),
+    CONSTRAINT webhook_events_type_check CHECK ((type = ANY (ARRAY['job.new'::text, 'job.expired'::text])))
+);
+
+
+--
+-- Name: webhook_events_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_events ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.webhook_events_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 
@@ -1541,6 +1674,30 @@ ALTER TABLE ONLY public.resumes
 
 
 --
+-- Name: saved_search_inbox saved_search_inbox_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.saved_search_inbox
+    ADD CONSTRAINT saved_search_inbox_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: saved_search_matches saved_search_matches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.saved_search_matches
+    ADD CONSTRAINT saved_search_matches_pkey PRIMARY KEY (saved_search_id, type, job_id);
+
+
+--
+-- Name: saved_searches saved_searches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.saved_searches
+    ADD CONSTRAINT saved_searches_pkey PRIMARY KEY (id);
+
+
+--
 -- Name: scheduled_runs scheduled_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1586,6 +1743,22 @@ ALTER TABLE ONLY public.usage_ledger
 
 ALTER TABLE ONLY public.usage_meters
     ADD CONSTRAINT usage_meters_pkey PRIMARY KEY (account_id, meter, period_start);
+
+
+--
+-- Name: webhook_attempts webhook_attempts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: webhook_events webhook_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_events
+    ADD CONSTRAINT webhook_events_pkey PRIMARY KEY (id);
 
 
 --
@@ -2324,6 +2497,13 @@ CREATE INDEX resumes_account_idx ON public.resumes USING btree (account_id, crea
 
 
 --
+-- Name: saved_searches_account_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX saved_searches_account_idx ON public.saved_searches USING btree (account_id, created_at DESC, id DESC);
+
+
+--
 -- Name: tasks_account_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2342,6 +2522,34 @@ CREATE INDEX tasks_file_expiry_idx ON public.tasks USING btree (file_expires_at)
 --
 
 CREATE INDEX usage_ledger_meter_idx ON public.usage_ledger USING btree (account_id, meter, period_start);
+
+
+--
+-- Name: webhook_attempts_event_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_attempts_event_idx ON public.webhook_attempts USING btree (event_id, id);
+
+
+--
+-- Name: webhook_events_account_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_events_account_idx ON public.webhook_events USING btree (account_id, id DESC);
+
+
+--
+-- Name: webhook_events_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_events_created_idx ON public.webhook_events USING btree (created_at);
+
+
+--
+-- Name: webhook_events_queue_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_events_queue_idx ON public.webhook_events USING btree (saved_search_id, id) WHERE (status = ANY (ARRAY['pending'::text, 'held_quota'::text]));
 
 
 --
@@ -2528,6 +2736,22 @@ ALTER TABLE ONLY public.resumes
 
 
 --
+-- Name: saved_search_matches saved_search_matches_saved_search_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.saved_search_matches
+    ADD CONSTRAINT saved_search_matches_saved_search_id_fkey FOREIGN KEY (saved_search_id) REFERENCES public.saved_searches(id) ON DELETE CASCADE;
+
+
+--
+-- Name: saved_searches saved_searches_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.saved_searches
+    ADD CONSTRAINT saved_searches_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id) ON DELETE CASCADE;
+
+
+--
 -- Name: tasks tasks_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2541,6 +2765,30 @@ ALTER TABLE ONLY public.tasks
 
 ALTER TABLE ONLY public.usage_meters
     ADD CONSTRAINT usage_meters_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: webhook_attempts webhook_attempts_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_attempts
+    ADD CONSTRAINT webhook_attempts_event_id_fkey FOREIGN KEY (event_id) REFERENCES public.webhook_events(id) ON DELETE CASCADE;
+
+
+--
+-- Name: webhook_events webhook_events_account_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_events
+    ADD CONSTRAINT webhook_events_account_id_fkey FOREIGN KEY (account_id) REFERENCES public.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: webhook_events webhook_events_saved_search_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_events
+    ADD CONSTRAINT webhook_events_saved_search_id_fkey FOREIGN KEY (saved_search_id) REFERENCES public.saved_searches(id) ON DELETE CASCADE;
 
 
 --
