@@ -18,7 +18,7 @@ import { batches, type Embedder } from '../ingest/embed/embedder.ts'
 import { bossDb } from '../sql/boss-db.ts'
 import type { Db, Sql } from '../sql/db.ts'
 import { listJobIdsToEmbed, listJobsToEmbed, listLiveJobIdsToEmbed, modelId } from '../sql/embeddings.ts'
-import type { Pace } from './pace.ts'
+import { combinePacing, type Pace } from './pace.ts'
 
 export const queue = 'jobs.embed'
 /** retried for about a day with backoff: a model or endpoint that is down for a while catches up when it is back */
@@ -58,13 +58,16 @@ export const handler =
   async ([job]: PgBoss.Job<EmbedJob>[]) => {
     const model = await modelId(sql, embedder.info)
     const rows = await listJobsToEmbed(sql, model, { ids: job.data.ids })
-    const counts = await embedJobs(sql, embedder, model, rows, { batch, pace })
+    const pacers: Pace[] = []
+    const paced = pace && (() => pacers[pacers.push(pace()) - 1])
+    const counts = await embedJobs(sql, embedder, model, rows, { batch, pace: paced })
     if (counts.error) {
       log.warn({ job_id: job.id, err: { message: (counts.error as Error).message ?? String(counts.error) }, written: counts.written }, 'background embedding failed; retried later')
       onFailure?.(counts.error)
       throw counts.error
     }
-    return { queued: job.data.ids.length, written: counts.written, computed: counts.computed }
+    // kept by pg-boss as the job's output: how the batch gave way to the API (jobs/pace.ts)
+    return { queued: job.data.ids.length, written: counts.written, computed: counts.computed, pacing: combinePacing(pacers.map((p) => p.summary())) }
   }
 
 export type Background = {

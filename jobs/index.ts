@@ -23,7 +23,7 @@ import { startWebhookWorkers } from './webhooks.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { modelId } from '../sql/embeddings.ts'
 import { countForegroundStatements } from '../sql/foreground.ts'
-import { loadSignal, pacer, type ApiLoad } from './pace.ts'
+import { loadSignal, pacer, runQueue, type ApiLoad } from './pace.ts'
 
 /**
  * `sql` is the workers' own pool, named WORKER_APPLICATION (sql/db.ts), so that their
@@ -57,8 +57,13 @@ export async function startWorkers(
     scheduleQueue(boss, sql, log, rollPeriods.queue, config.periodCron),
     scheduleQueue(boss, sql, log, filesCleanup.queue, config.files.cleanupCron),
   ]
-  // only a server tells the API's sessions from the workers' (sql/foreground.ts)
-  const underLoad = loadSignal({ api, statements: config.databaseUrl ? () => countForegroundStatements(sql) : undefined })
+  // only a server tells the API's sessions from the workers' (sql/foreground.ts); a
+  // process without the API reads the machine's run queue for what no statement shows
+  const underLoad = loadSignal({
+    api,
+    statements: config.databaseUrl ? () => countForegroundStatements(sql) : undefined,
+    runQueue: api ? null : runQueue(),
+  })
   const mailer = createMailer(config.mail, config.dataDir, log)
   const exportDeps: ExportDeps = {
     sql,

@@ -10,8 +10,9 @@
  * 2. Rests under load. What the kernel cannot order is the work the background asks of
  *    Postgres (most of an export's CPU is its backend's) and, inside the API's process,
  *    of the event loop the requests share. So after each step (an export's batch, one
- *    model call of the embedding) the pacer asks whether requests are waiting on the
- *    service now (loadSignal). Only then does the step rest, in proportion to how long it
+ *    model call of the embedding, one write of its vectors) the pacer asks whether
+ *    requests are waiting on the service now (loadSignal): for a database slot, for an
+ *    answer to a search, or, seen from a process without the API, for a core. Only then does the step rest, in proportion to how long it
  *    kept the machine busy, so that busy time is at most `duty` of the whole, as
  *    Postgres's cost-based vacuum delay does; otherwise the next step starts at once.
  *
@@ -20,7 +21,7 @@
  * any more, and is over in a millisecond, so a step's check almost never finds one,
  * while a stream of searches is nearly always in flight when it looks.
  */
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { setTimeout as sleep } from 'node:timers/promises'
 
@@ -33,6 +34,46 @@ export type RequestCounts = { readonly active: number; readonly waiting: number 
 /** What the API in this process has waiting on the service (api/middleware/queues.ts, searches.ts), read only. */
 export type ApiLoad = { db?: RequestCounts; cpu?: RequestCounts; searches?: { readonly inFlight: number } }
 
+/** How Linux says which threads are runnable; a parameter for tests. */
+export type ProcFiles = { loadavg: () => string; ownTasks: () => string[]; taskStat: (tid: string) => string }
+
+const PROC: ProcFiles = {
+  loadavg: () => readFileSync('/proc/loadavg', 'utf8'),
+  ownTasks: () => readdirSync('/proc/self/task'),
+  taskStat: (tid) => readFileSync(`/proc/self/task/${tid}/stat`, 'utf8'),
+}
+
+/**
+ * The machine's run queue as a process of background work sees it: how many threads of
+ * other processes (the API's, Postgres's backends) would wait for a core if this process
+ * ran one step more. /proc/loadavg's fourth field counts the machine's runnable threads
+ * now; this process's own (its model threads, the thread asking) are taken out, since
+ * they wait only behind each other. Positive when the others alone fill every core.
+ * Null where /proc cannot be read (not Linux): no signal, rather than a rest after
+ * every step.
+ */
+export function runQueue(cores = os.availableParallelism(), proc: ProcFiles = PROC): (() => number) | null {
+  try {
+    proc.loadavg()
+  } catch {
+    return null
+  }
+  return () => {
+    const runnable = Number(proc.loadavg().split(' ')[3].split('/')[0])
+    let own = 0
+    for (const tid of proc.ownTasks()) {
+      try {
+        // "pid (comm) S …": the state follows the command, which may hold spaces and parentheses
+        const stat = proc.taskStat(tid)
+        if (stat[stat.lastIndexOf(')') + 2] === 'R') own++
+      } catch {
+        // a thread that ended meanwhile
+      }
+    }
+    return runnable - own + 1 - cores
+  }
+}
+
 /**
  * The signals a process can read:
  * - `api`, when the API runs in this process: a request waiting for a database slot, a
@@ -43,10 +84,13 @@ export type ApiLoad = { db?: RequestCounts; cpu?: RequestCounts; searches?: { re
  * - `statements`: how many statements of the API's sessions a database server has been
  *   running for a few milliseconds or more now (sql/foreground.ts), which a worker in
  *   another process reads too.
- * A process with neither (`npm run worker` beside the embedded database) never rests and
- * yields by its priority alone. A signal that cannot be read counts as load.
+ * - `runQueue`, in a process without the API (`npm run worker`): the machine's other
+ *   threads fill every core (runQueue), so a step of this process makes one of them
+ *   wait: the API's event loop, which no statement shows, or the embedded database,
+ *   which runs inside the API's process.
+ * A signal that cannot be read counts as load.
  */
-export function loadSignal({ api = {}, statements }: { api?: ApiLoad; statements?: () => Promise<number> }): UnderLoad {
+export function loadSignal({ api = {}, statements, runQueue }: { api?: ApiLoad; statements?: () => Promise<number>; runQueue?: (() => number) | null }): UnderLoad {
   return async () => {
     const { db, cpu, searches } = api
     if ((db?.waiting ?? 0) > 0) return 'requests waiting for a database slot'
@@ -56,6 +100,15 @@ export function loadSignal({ api = {}, statements }: { api?: ApiLoad; statements
       const running = await statements().catch(() => -1)
       if (running < 0) return 'the load could not be read'
       if (running > 0) return 'API statements running'
+    }
+    if (runQueue) {
+      let waiting = 1
+      try {
+        waiting = runQueue()
+      } catch {
+        return 'the load could not be read'
+      }
+      if (!(waiting <= 0)) return "threads waiting for the machine's cores"
     }
     return null
   }
@@ -70,6 +123,13 @@ export type Pacing = {
   steps: number
   steps_rested: number
   rested_ms: number
+}
+
+/** Several pacers' pacing as one (the lanes of one queued batch of the embedding): counts summed, the last rest's load. */
+export function combinePacing(list: Pacing[]): Pacing | null {
+  if (list.length === 0) return null
+  const sum = (k: 'steps' | 'steps_rested' | 'rested_ms') => list.reduce((n, p) => n + p[k], 0)
+  return { resting: list.some((p) => p.resting), load: [...list].reverse().find((p) => p.load !== null)?.load ?? null, steps: sum('steps'), steps_rested: sum('steps_rested'), rested_ms: sum('rested_ms') }
 }
 
 /** Ends a step: `waitedMs` of it waited on the disk. Resolves when the next step may start. */

@@ -22,11 +22,13 @@
  *      then passes of the mix for as long as a third export runs: each search's time,
  *      median and p95 of each phase. Only whole passes count.
  *
- * BENCH_MODE=embed: the server with the default model (EMBEDDING_PROVIDER=use), which
- * queues every live job for the background embedding when it starts, measured against
- * the same server without a model: BENCH_EMBED_SECONDS (60) of vectors written with
- * nothing else running (the rate), then BENCH_PASSES passes of the mix while it embeds,
- * then, restarted without a model, BENCH_PASSES passes on the idle server.
+ * BENCH_MODE=embed, BENCH_ROUNDS rounds as above: the server without a model,
+ * BENCH_PASSES passes of the mix on it idle; then, its vectors and the model's cache
+ * dropped, with the default model (EMBEDDING_PROVIDER=use), which queues every live job
+ * for the background embedding when it starts: BENCH_EMBED_SECONDS (60) of vectors
+ * written with nothing else running (the rate), then BENCH_PASSES passes of the mix
+ * while it embeds, with the steps of the embedding that rested in each phase (as its
+ * batches' outputs keep them).
  *
  * BENCH_MODE=embedded: exports 1 and 2 above on the embedded database, each checkout's
  * server owning a copy of BENCH_EMBEDDED_DIR (a DATA_DIR that `npm run ingest` filled,
@@ -234,34 +236,52 @@ if (EMBEDDED) {
     }
   }
 } else {
-  rows.push('| checkout | vectors/s, nothing else running | mix, no model median / p95 ms | mix while embedding median / p95 ms | ratios | vectors/s during the mix | load average |')
-  rows.push('|---|---:|---:|---:|---:|---:|---:|')
-  for (const c of checkouts) {
-    const db = postgres(c.url, { max: 1, onnotice: () => {}, connection: { application_name: 'bench' } })
-    const written = async () => (await db<{ n: number }[]>`select count(*)::int as n from jobs where embedding is not null`)[0].n
-    await startServer(c, {})
-    let client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
-    await passes(client, 1)
-    const alone = await passes(client, PASSES)
-    client.close()
-    await stopServer(c)
-    await startServer(c, { EMBEDDING_PROVIDER: 'use' })
-    // the first vectors: the model has loaded and the backlog is queued
-    for (const n = await written(); (await written()) === n; ) await sleep(500)
-    const n0 = await written()
-    const t0 = performance.now()
-    await sleep(EMBED_SECONDS * 1000)
-    const rate = ((await written()) - n0) / ((performance.now() - t0) / 1000)
-    client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
-    const n1 = await written()
-    const t1 = performance.now()
-    const during = await passes(client, PASSES)
-    const rateDuring = ((await written()) - n1) / ((performance.now() - t1) / 1000)
-    client.close()
-    await stopServer(c)
-    log(`${c.label}: ${rate.toFixed(1)} vectors/s alone; mix alone ${ms(alone)}, while embedding ${ms(during)} (${rateDuring.toFixed(1)} vectors/s)`)
-    rows.push(`| ${c.label} | ${rate.toFixed(1)} | ${ms(alone)} | ${ms(during)} | ${(pct(during, 50) / pct(alone, 50)).toFixed(2)} / ${(pct(during, 95) / pct(alone, 95)).toFixed(2)} | ${rateDuring.toFixed(1)} | ${os.loadavg()[0].toFixed(1)} |`)
-    await db.end()
+  rows.push('| round | checkout | vectors/s, nothing else running | mix, no model median / p95 ms | mix while embedding median / p95 ms | ratios | vectors/s during the mix | batches rested alone; during the mix | load average |')
+  rows.push('|---|---|---:|---:|---:|---:|---:|---|---:|')
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const c of round % 2 ? checkouts : [...checkouts].reverse()) {
+      const db = postgres(c.url, { max: 1, onnotice: () => {}, connection: { application_name: 'bench' } })
+      const written = async () => (await db<{ n: number }[]>`select count(*)::int as n from jobs where embedding is not null`)[0].n
+      // the embedding's own account of its rests, where the checkout keeps one (jobs/embed-vectors.ts)
+      const rested = async (from: Date) => {
+        const [r] = await db<{ steps: number; rested: number; loads: string | null }[]>`
+          select coalesce(sum((output->'pacing'->>'steps')::int), 0)::int as steps, coalesce(sum((output->'pacing'->>'steps_rested')::int), 0)::int as rested,
+            string_agg(distinct output->'pacing'->>'load', ', ') as loads
+          from pgboss.job where name = 'jobs.embed' and state = 'completed' and completed_on >= ${from}`
+        return r.steps ? `${r.rested} of ${r.steps} steps${r.loads ? ` (${r.loads})` : ''}` : 'not kept'
+      }
+      // from none: each round and checkout embeds the same postings
+      await db`update jobs set embedding = null, embedding_model = null where embedding is not null`
+      await db`delete from embedding_cache`
+      await startServer(c, {})
+      let client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
+      await passes(client, 1)
+      const alone = await passes(client, PASSES)
+      client.close()
+      await stopServer(c)
+      await db`delete from pgboss.job where name = 'jobs.embed'`
+      await startServer(c, { EMBEDDING_PROVIDER: 'use' })
+      // the first vectors: the model has loaded and the backlog is queued
+      for (const n = await written(); (await written()) === n; ) await sleep(500)
+      const n0 = await written()
+      const t0 = performance.now()
+      const from0 = new Date()
+      await sleep(EMBED_SECONDS * 1000)
+      const rate = ((await written()) - n0) / ((performance.now() - t0) / 1000)
+      const restedAlone = await rested(from0)
+      client = keepAlivePost(`http://127.0.0.1:${c.port}`, c.key!)
+      const n1 = await written()
+      const t1 = performance.now()
+      const from1 = new Date()
+      const during = await passes(client, PASSES)
+      const rateDuring = ((await written()) - n1) / ((performance.now() - t1) / 1000)
+      const restedDuring = await rested(from1)
+      client.close()
+      await stopServer(c)
+      log(`${c.label}: ${rate.toFixed(1)} vectors/s alone (${restedAlone}); mix alone ${ms(alone)}, while embedding ${ms(during)} (${rateDuring.toFixed(1)} vectors/s, ${restedDuring})`)
+      rows.push(`| ${round} | ${c.label} | ${rate.toFixed(1)} | ${ms(alone)} | ${ms(during)} | ${(pct(during, 50) / pct(alone, 50)).toFixed(2)} / ${(pct(during, 95) / pct(alone, 95)).toFixed(2)} | ${rateDuring.toFixed(1)} | ${restedAlone}; ${restedDuring} | ${os.loadavg()[0].toFixed(1)} |`)
+      await db.end()
+    }
   }
 }
 console.log(rows.join('\n'))

@@ -15,7 +15,7 @@ import { RequestQueue } from '../../api/middleware/queues.ts'
 import { countSearches } from '../../api/middleware/searches.ts'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
 import { embedTexts } from '../../ingest/embed/embed-jobs.ts'
-import { loadSignal, pacer } from '../../jobs/pace.ts'
+import { combinePacing, loadSignal, pacer, runQueue, type ProcFiles } from '../../jobs/pace.ts'
 import { loadConfig } from '../../sql/config.ts'
 
 const busy = (ms: number) => {
@@ -209,6 +209,51 @@ test('loadSignal: API statements running on a server are load; none running, or 
   const unreadable = loadSignal({ statements: async () => Promise.reject(new Error('connection refused')) })
   t.is(await unreadable(), 'the load could not be read', 'a signal that cannot be read counts as load')
   t.is(await loadSignal({})(), null, 'no signal (a worker beside the embedded database): never under load')
+})
+
+/** A machine as /proc shows it: `runnable` threads in all, this process's threads by id with their command and state. */
+const proc = (runnable: number, own: Record<string, [string, string]>): ProcFiles => ({
+  loadavg: () => `3.10 2.40 1.90 ${runnable}/412 81234\n`,
+  ownTasks: () => Object.keys(own),
+  taskStat: (tid) => {
+    if (own[tid][1] === 'gone') throw new Error('ENOENT: the thread ended')
+    return `${tid} (${own[tid][0]}) ${own[tid][1]} 1 1 0`
+  },
+})
+
+test("runQueue: other processes' runnable threads beyond the cores; this process's own never count", (t) => {
+  // the asking thread and a model thread of this process run, one sleeps; a command may hold ') '
+  const own: Record<string, [string, string]> = { '100': ['node', 'R'], '101': ['use) worker', 'R'], '102': ['libuv', 'S'] }
+  const read = (runnable: number, cores: number) => runQueue(cores, proc(runnable, own))!()
+  t.is(read(2, 2), -1, 'only this process runs: nobody waits')
+  t.is(read(3, 2), 0, 'one other thread: a core is left for it')
+  t.is(read(4, 2), 1, 'two others fill both cores: a step of this process makes one of them wait')
+  t.is(read(5, 4), 0)
+  t.is(runQueue(2, proc(5, { '100': ['node', 'R'], '101': ['node', 'gone'] }))!(), 5 - 1 + 1 - 2, 'a thread that ended meanwhile is not taken out')
+  t.is(runQueue(2, { ...proc(1, {}), loadavg: () => { throw new Error('ENOENT') } }), null, 'no /proc: no signal')
+})
+
+test("loadSignal: the machine's run queue, in a process without the API", async (t) => {
+  let waiting = 0
+  const underLoad = loadSignal({ runQueue: () => waiting })
+  t.is(await underLoad(), null, 'a core is free for every other thread')
+  waiting = 1
+  t.is(await underLoad(), "threads waiting for the machine's cores")
+  t.is(await loadSignal({ runQueue: () => { throw new Error('EACCES') } })(), 'the load could not be read')
+  t.is(await loadSignal({ runQueue: null })(), null, 'not read where it does not exist')
+  t.true(Number.isFinite(runQueue()?.() ?? 0), "this machine's /proc reads")
+})
+
+test('combinePacing: the lanes of one batch of the embedding as one pacing', (t) => {
+  t.is(combinePacing([]), null)
+  t.deepEqual(
+    combinePacing([
+      { resting: false, load: 'searches in flight', steps: 4, steps_rested: 1, rested_ms: 30 },
+      { resting: true, load: 'requests on the CPU', steps: 3, steps_rested: 2, rested_ms: 45 },
+      { resting: false, load: null, steps: 4, steps_rested: 0, rested_ms: 0 },
+    ]),
+    { resting: true, load: 'requests on the CPU', steps: 11, steps_rested: 3, rested_ms: 75 },
+  )
 })
 
 test('the background embedding: each lane of model calls waits for its pacer after every call', async (t) => {
