@@ -11,6 +11,7 @@ import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import { POOL_SIZE, type Sql } from '../sql/db.ts'
+import { primaryReads, type Reads } from '../sql/replicas.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { errorHandler, logErrors } from './errors.ts'
 import { Admission } from './middleware/admission.ts'
@@ -58,9 +59,11 @@ export type AppDeps = {
   fileStore?: FileStore
   /** the connections of `sql`'s pool: queries of requests beyond that many wait their turn (middleware/queues.ts) */
   poolSize?: number
+  /** where read-only work runs: read replicas while they are usable (sql/replicas.ts); default: sql */
+  reads?: Reads
 }
 
-export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder, boss, fileStore, poolSize = POOL_SIZE }: AppDeps) {
+export function buildApp({ sql, config, log, readiness = { ready: true }, admissionSql = sql, embedder, boss, fileStore, poolSize = POOL_SIZE, reads = primaryReads(sql) }: AppDeps) {
   const app = new Koa({ proxy: false })
   app.context.jwtSecret = jwtSecretSource(sql, config.jwtSecret)
   app.context.admission = new Admission(admissionSql, config.rateLimits)
@@ -89,10 +92,13 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   })
   // a job looked up by id is found by its key, as the admission's rows are: its statement
   // runs on the admission's connections, whose generic plan saves planning a join on
-  // every lookup (docs/metering.md)
+  // every lookup (docs/metering.md), or on a read replica when one is usable.
+  // Searches, lookups, company search, insights and historical search read through
+  // `reads`; everything that writes, and what a client reads back right after writing it
+  // (tasks, resumes, saved searches, usage), stays on `sql` (docs/scaling.md)
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(sql), vectorSearchRoutes(sql, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(sql), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(sql, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql), companySearchRoutes(sql), companyRoutes(sql), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, savedSearchRoutes(sql, embedder, config.webhooks), eventRoutes(sql), docsRoutes(),
+    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(reads), vectorSearchRoutes(reads, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(reads), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(reads, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql, reads), companySearchRoutes(reads), companyRoutes(reads), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, savedSearchRoutes(sql, embedder, config.webhooks), eventRoutes(sql), docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

@@ -11,6 +11,7 @@ import { startWorkers } from '../jobs/index.ts'
 import { queue as expireQueue } from '../jobs/jobs-expire.ts'
 import { createBoss } from '../jobs/boss.ts'
 import { connectWorkers, openAdmission, openDatabase } from '../sql/db.ts'
+import { Replicas } from '../sql/replicas.ts'
 import { migrate } from '../sql/migrate.ts'
 import { restoreIndexes } from '../sql/deferred-indexes.ts'
 import { buildApp } from './app.ts'
@@ -34,7 +35,16 @@ else log.warn('EMBEDDING_PROVIDER is none: postings are stored without vectors, 
 // created now so routes can enqueue tasks; started below, before requests are let in
 const boss = createBoss(db.url, log, { maintenanceSeconds: config.tasks.maintenanceSeconds })
 const admission = openAdmission(db)
-const app = buildApp({ sql: db.sql, admissionSql: admission.sql, poolSize: db.poolSize, config, log, readiness, embedder: embedder ?? undefined, boss })
+// read replicas (DATABASE_REPLICA_URLS): reads go to the primary until the first check finds one usable
+const replicas = config.replicas.urls.length
+  ? new Replicas(db.sql, config.replicas.urls, {
+      maxLagSeconds: config.replicas.maxLagSeconds,
+      max: db.poolSize,
+      onChange: (r, was) => log[r.state === 'up' ? 'info' : 'warn']({ replica: r.name, was, state: r.state, lag_seconds: r.lagSeconds }, `read replica ${r.state}`),
+    })
+  : null
+void replicas?.start()
+const app = buildApp({ sql: db.sql, admissionSql: admission.sql, poolSize: db.poolSize, config, log, readiness, embedder: embedder ?? undefined, boss, reads: replicas ?? undefined })
 const server: Server = await new Promise((resolve, reject) => {
   const s = app.listen(config.port, () => resolve(s)).on('error', reject)
 })
@@ -117,6 +127,7 @@ async function shutdown(signal: string) {
   await closeResumeReaders()
   await workerSql.end({ timeout: 5 })
   await admission.close()
+  await replicas?.close()
   await db.close()
   log.info('stopped')
   process.exit(0)

@@ -21,6 +21,7 @@ export function loadConfig(env = process.env) {
   return {
     port: int(env, 'PORT', 8080),
     databaseUrl: env.DATABASE_URL || null,
+    replicas: replicaConfig(env),
     dataDir,
     embeddedPort: int(env, 'EMBEDDED_PG_PORT', 54329),
     demoJobs: int(env, 'DEMO_JOBS', 2000),
@@ -55,6 +56,19 @@ export function loadConfig(env = process.env) {
     /** the base of links the service hands out (download_url); http://localhost:PORT when unset */
     publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env, 'PORT', 8080)}`).replace(/\/+$/, ''),
   }
+}
+
+/**
+ * Read replicas of DATABASE_URL's server (sql/replicas.ts, docs/scaling.md): the API's
+ * read-only work goes to them while they are no further behind than maxLagSeconds.
+ */
+function replicaConfig(env: NodeJS.ProcessEnv) {
+  const urls = (env.DATABASE_REPLICA_URLS ?? '').split(',').map((u) => u.trim()).filter(Boolean)
+  if (urls.length && !env.DATABASE_URL) throw new Error('DATABASE_REPLICA_URLS needs DATABASE_URL: the embedded database has no replicas')
+  for (const url of urls) {
+    if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_REPLICA_URLS: not a postgres:// URL: ${JSON.stringify(url.replace(/:[^:@/]*@/, ':***@'))}`)
+  }
+  return { urls, maxLagSeconds: inRange(env, 'REPLICA_MAX_LAG_SECONDS', 5, 0.1, 86_400) }
 }
 
 /**

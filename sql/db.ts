@@ -37,12 +37,14 @@ export const POOL_SIZE = 10
 
 /**
  * The names sessions carry in pg_stat_activity: the API's and the command-line tools'
- * (APPLICATION), the API's admission pool, and the task workers' (WORKER_APPLICATION),
- * which sql/foreground.ts tells apart from the others.
+ * (APPLICATION), the API's admission pool, the task workers' (WORKER_APPLICATION),
+ * which sql/foreground.ts tells apart from the others, and the read replicas'.
  */
 export const APPLICATION = 'job-data-service'
 export const ADMISSION_APPLICATION = 'job-data-service admission'
 export const WORKER_APPLICATION = 'job-data-service worker'
+/** The pools of read replicas (sql/replicas.ts), on the replicas' servers. */
+export const REPLICA_APPLICATION = 'job-data-service replica'
 
 export function connect(url: string, max = POOL_SIZE, applicationName = APPLICATION, settings: Record<string, string> = SERVER_SESSION_SETTINGS): Sql {
   return postgres(url, {
@@ -65,6 +67,20 @@ export function openAdmission(db: Database): { sql: Sql; close: () => Promise<vo
   if (db.embedded) return { sql: db.sql, close: async () => {} }
   const sql = connectAdmission(db.url)
   return { sql, close: () => sql.end({ timeout: 5 }) }
+}
+
+/**
+ * A read replica's pool (sql/replicas.ts), named apart in pg_stat_activity, with the
+ * server's session settings. It gives up connecting after 5 s rather than postgres.js's
+ * 30, so that a replica whose host stopped answering is skipped in seconds.
+ */
+export function connectReplica(url: string, max: number, applicationName = REPLICA_APPLICATION): Sql {
+  return postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 5,
+    connection: { application_name: applicationName, ...SERVER_SESSION_SETTINGS },
+  })
 }
 
 /** The task workers' pool in a process that also serves the API (api/server.ts), named apart in pg_stat_activity. */

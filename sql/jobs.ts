@@ -139,6 +139,14 @@ export async function findJob(db: Db, id: string, opts: { raw?: boolean; viewer?
   return job ?? null
 }
 
+/** Records that a viewer fetched a job by id, for a lookup read on a replica (api/routes/jobs.ts); findJob's viewer does it in the same statement. */
+export async function insertJobView(db: Db, viewer: Viewer, jobId: string) {
+  await db`
+    insert into job_views (account_id, user_id, job_id)
+    values (${viewer.accountId}, ${viewer.userId}, ${jobId})
+    on conflict do nothing`
+}
+
 export async function findCompanyJob(db: Db, companyId: string, jobSlug: string, opts: { raw?: boolean } = {}) {
   const [job] = await db<JobRecord[]>`
     select ${jobRecord(db, opts)}

@@ -5,6 +5,7 @@
 import Router from '@koa/router'
 import { searchCompanies, type CompanySearchFilters } from '../../sql/company-search.ts'
 import type { Sql } from '../../sql/db.ts'
+import { readsOf, type Reads } from '../../sql/replicas.ts'
 import { parse } from '../../sql/query-syntax.ts'
 import { jsonBody } from '../middleware/body.ts'
 import { keyed } from '../middleware/keyed.ts'
@@ -34,8 +35,10 @@ export function toCompanySearch(body: CompanySearchBody): CompanySearchFilters {
   }
 }
 
-export function companySearchRoutes(sql: Sql) {
+/** Company search reads from a replica when one is usable (sql/replicas.ts). */
+export function companySearchRoutes(db: Sql | Reads) {
   const router = new Router({ prefix: '/v2/platform/companies' })
+  const reads = readsOf(db)
 
   // the body is parsed first: the reservation is the requested limit, 1 unit per company
   router.post(
@@ -46,7 +49,7 @@ export function companySearchRoutes(sql: Sql) {
       companySearchBadRequest(ctx.request.body as Record<string, unknown>)
       const body = await validate(companySearchBody, ctx.request.body)
       const { page, limit } = body
-      const { companies, total } = await searchCompanies(sql, toCompanySearch(body), { page, limit })
+      const { companies, total } = await reads.run((sql) => searchCompanies(sql, toCompanySearch(body), { page, limit }))
       ctx.body = { companies, ...pageEnvelope(total, page, limit) }
     },
   )

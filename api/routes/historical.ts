@@ -14,6 +14,7 @@ import { TYPE, type HistoricalExportParams } from '../../jobs/export-historical.
 import { createTask, type TaskConfig } from '../../jobs/tasks.ts'
 import { locationGroup } from '../../seeds/places/location-groups.ts'
 import type { Sql } from '../../sql/db.ts'
+import { readsOf, type Reads } from '../../sql/replicas.ts'
 import { countHistorical, exportQuote, resolveHistorical, sampleHistoricalTitles, type HistoricalFilters } from '../../sql/historical.ts'
 import { parse } from '../../sql/query-syntax.ts'
 import { errors } from '../errors.ts'
@@ -89,12 +90,16 @@ export async function historicalSearch(sql: Sql, body: HistoricalSearchBody, fil
   }
 }
 
-export function historicalRoutes(sql: Sql, boss: PgBoss | undefined, tasks: TaskConfig) {
+/** The search reads from a replica when one is usable (sql/replicas.ts); an export's task is created on the primary. */
+export function historicalRoutes(db: Sql | Reads, boss: PgBoss | undefined, tasks: TaskConfig) {
   const router = new Router({ prefix: '/v2/jobs/historical' })
+  const reads = readsOf(db)
+  const sql = reads.primary
 
   router.post('/search', jsonBody(), keyed({ signIn: true, meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {
     const body = await validateHistorical(historicalSearchBody, ctx.request.body)
-    ctx.body = await historicalSearch(sql, body, toHistorical(body, ctx.request.body))
+    const filters = toHistorical(body, ctx.request.body)
+    ctx.body = await reads.run((db) => historicalSearch(db, body, filters))
   })
 
   router.post('/export', jsonBody(), keyed({ signIn: true, meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {

@@ -6,7 +6,8 @@
  */
 import Router from '@koa/router'
 import { findCompanyBySlug } from '../../sql/companies.ts'
-import type { Db } from '../../sql/db.ts'
+import type { Sql } from '../../sql/db.ts'
+import { readsOf, type Reads } from '../../sql/replicas.ts'
 import { companyInsights, jobInsights } from '../../sql/insights.ts'
 import { errors } from '../errors.ts'
 import { jsonBody } from '../middleware/body.ts'
@@ -17,23 +18,27 @@ import { pathSegment, validate } from '../validate.ts'
 
 const METERED = { signIn: true, meter: 'm_insights_calls', cost: 1 } as const
 
-export function insightsRoutes(db: Db) {
+/** Both read from a replica when one is usable (sql/replicas.ts). */
+export function insightsRoutes(db: Sql | Reads) {
   const router = new Router({ prefix: '/v2' })
+  const reads = readsOf(db)
   router.param('company_slug', pathSegment('company_slug'))
 
   router.post('/jobs/insights', jsonBody(), keyed(METERED), async (ctx) => {
     const { currency, ...search } = await validate(jobInsightsBody, ctx.request.body)
     // currency is the report's, not search's filter on the currency postings state
     const { filters } = toSearch(search)
-    const { total, ...insights } = await jobInsights(db, filters, currency.toUpperCase())
+    const { total, ...insights } = await reads.run((db) => jobInsights(db, filters, currency.toUpperCase()))
     ctx.body = { total_count: total, currency: currency.toUpperCase(), ...insights }
   })
 
   router.post('/platform/companies/:company_slug/insights', jsonBody(), keyed(METERED), async (ctx) => {
     const { currency } = await validate(companyInsightsBody, ctx.request.body)
-    const company = await findCompanyBySlug(db, ctx.params.company_slug)
-    if (!company) throw errors.notFound('Company')
-    const insights = await companyInsights(db, company.id, currency.toUpperCase())
+    const { company, insights } = await reads.run(async (db) => {
+      const company = await findCompanyBySlug(db, ctx.params.company_slug)
+      if (!company) throw errors.notFound('Company')
+      return { company, insights: await companyInsights(db, company.id, currency.toUpperCase()) }
+    })
     ctx.body = { company_slug: company.company_slug, company_name: company.company_name, currency: currency.toUpperCase(), ...insights }
   })
 

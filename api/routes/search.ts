@@ -5,7 +5,8 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import { parseLocationText } from '../../seeds/places/geocode.ts'
-import type { Db } from '../../sql/db.ts'
+import type { Sql } from '../../sql/db.ts'
+import { readsOf, type Reads } from '../../sql/replicas.ts'
 import { estimateSearch, searchJobs, type SearchResult } from '../../sql/search.ts'
 import { jsonBody } from '../middleware/body.ts'
 import { keyed } from '../middleware/keyed.ts'
@@ -74,21 +75,23 @@ function respond(result: SearchResult, page: number, limit: number) {
   }
 }
 
-export function searchRoutes(db: Db) {
+/** Searches and estimates read from a replica when one is usable (sql/replicas.ts). */
+export function searchRoutes(db: Sql | Reads) {
   const router = new Router({ prefix: '/v2/jobs' })
+  const reads = readsOf(db)
 
   // the body is parsed first: the reservation is the requested limit, 1 unit per job
   router.post('/search', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromBody(10), MAX_LIMIT) }), async (ctx) => {
     const body = await validate(jobSearchBody, ctx.request.body)
     const { filters, page } = toSearch(body)
-    ctx.body = respond(await searchJobs(db, filters, page), page.page, page.limit)
+    ctx.body = respond(await reads.run((db) => searchJobs(db, filters, page)), page.page, page.limit)
   })
 
   router.get('/search', keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), MAX_LIMIT) }), async (ctx) => {
     const query = await validate(jobSearchQuery, listParams(ctx.query), 'query')
     const body = await validate(jobSearchBody, queryToBody(query), 'query')
     const { filters, page } = toSearch(body)
-    ctx.body = respond(await searchJobs(db, filters, page), page.page, page.limit)
+    ctx.body = respond(await reads.run((db) => searchJobs(db, filters, page)), page.page, page.limit)
   })
 
   /**
@@ -98,7 +101,7 @@ export function searchRoutes(db: Db) {
   router.post('/estimate', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: 0 }), async (ctx) => {
     const body = await validate(jobSearchBody, ctx.request.body)
     const { filters, page } = toSearch(body)
-    const { total, companies, exact } = await estimateSearch(db, filters)
+    const { total, companies, exact } = await reads.run((db) => estimateSearch(db, filters))
     const onPage = Math.max(0, Math.min(page.limit, total - (page.page - 1) * page.limit))
     ctx.body = {
       total_count: total,

@@ -7,6 +7,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import type { Embedder } from '../../ingest/embed/embedder.ts'
 import type { Sql } from '../../sql/db.ts'
+import { primaryReads, readsOf, type Reads } from '../../sql/replicas.ts'
 import { countLiveWithoutVector } from '../../sql/embeddings.ts'
 import { searchJobs } from '../../sql/search.ts'
 import { NEURAL_DEPTH, neuralSearch, queryWords, vectorSearch, type NeuralSearchResult, type VectorSearchResult } from '../../sql/vector-search.ts'
@@ -70,8 +71,16 @@ function neuralResponse(ranking: 'rrf' | 'vector' | 'lexical', jobs: Ranked[], t
 /** How many live jobs lack a vector of `model`, counted beside the search rather than after it. */
 const backlog = async (sql: Sql, model: number): Promise<Backlog> => ({ jobs_without_vector: await countLiveWithoutVector(sql, model) })
 
-export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
+/**
+ * The searches read from a replica when one is usable (sql/replicas.ts). The query's
+ * vector is found on the primary: a resume stored a moment ago may not have reached a
+ * replica, and the model a query is embedded with may be registered there first
+ * (sql/embeddings.ts, modelId).
+ */
+export function vectorSearchRoutes(db: Sql | Reads, embedder?: Embedder) {
   const router = new Router({ prefix: '/v2/jobs' })
+  const reads = readsOf(db)
+  const sql = reads.primary
 
   router.post('/vsearch', jsonBody(), keyed({ meter: 'm_jobs_api_calls', cost: perResult(vsearchMost, MAX_LIMIT), search: true, slot: 'queries' }), async (ctx) => {
     const body = await validate(vsearchBody, ctx.request.body)
@@ -84,11 +93,11 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
       vector, model, accuracy: accuracyOf(body), minScore: body.score, exclude: type === 'job' ? sources.jobIds : undefined,
       words: sources.query ? queryWords(sources.query) : undefined,
     }
-    const [result, meta] = await inSlot(ctx, async () => {
-      const found = await Promise.all([vectorSearch(sql, query, vsearchFilters(body), body.top_k, slice), backlog(sql, model)])
-      if (found[0].nearest === 0) await assertModelStored(sql, model)
+    const [result, meta] = await inSlot(ctx, () => reads.run(async (db) => {
+      const found = await Promise.all([vectorSearch(db, query, vsearchFilters(body), body.top_k, slice), backlog(db, model)])
+      if (found[0].nearest === 0) await assertModelStored(db, model)
       return found
-    })
+    }))
     ctx.body = vsearchResponse(result, slice.offset, slice.limit, meta)
   })
 
@@ -98,9 +107,11 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     const slice = neuralSlice(body)
     const { filters, page } = lexicalSearch(body.lexical ?? {}, accountId, slice, slice.raw)
     const sources = neuralSources(body)
+    // hide_seen_jobs reads the views this user's lookups recorded a moment ago: the primary has them all
+    const where = filters.unseenBy ? primaryReads(sql) : reads
     if (!sources) {
       // only lexical: search's own order, within neural-search's depth
-      const result = await inSlot(ctx, () => searchJobs(sql, filters, { ...page, neural: true }))
+      const result = await inSlot(ctx, () => where.run((db) => searchJobs(db, filters, { ...page, neural: true })))
       // a text rank only where text terms ranked the jobs (search's score is 1 without them)
       const ranked = Boolean(filters.titles?.expressions.length || filters.keywords?.expressions.length)
       const jobs = result.jobs.map(({ score, ...job }, i) => ({
@@ -116,11 +127,11 @@ export function vectorSearchRoutes(sql: Sql, embedder?: Embedder) {
     }
     const { vector, model } = await queryVector(ctx, sql, embedder, accountId, sources)
     const query = { vector, model, accuracy: accuracyOf(body), minScore: body.vector?.score_threshold, words: sources.query ? queryWords(sources.query) : undefined }
-    const [result, meta] = await inSlot(ctx, async () => {
-      const found = await Promise.all([neuralSearch(sql, query, filters, slice), backlog(sql, model)])
-      if (found[0].nearest === 0) await assertModelStored(sql, model)
+    const [result, meta] = await inSlot(ctx, () => where.run(async (db) => {
+      const found = await Promise.all([neuralSearch(db, query, filters, slice), backlog(db, model)])
+      if (found[0].nearest === 0) await assertModelStored(db, model)
       return found
-    })
+    }))
     ctx.body = neuralResponse(result.ranking, result.jobs, result.total, slice.page, slice.limit, meta)
   })
 
