@@ -16,6 +16,10 @@ import { testEmbedder } from '../helpers/app.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { rawPosting, readItems } from '../helpers/factories.ts'
 import { Counting } from './counting.ts'
+import type PgBoss from 'pg-boss'
+import pino from 'pino'
+import * as embedVectors from '../../jobs/embed-vectors.ts'
+import { pacer } from '../../jobs/pace.ts'
 import { startFakeOpenAI } from './openai-server.ts'
 
 const test = anyTest as TestFn<{ db: TestDb }>
@@ -178,6 +182,25 @@ test.serial('the background embedding paces each model call and each write of WR
   t.deepEqual(writes, [WRITE_JOBS, postings.length], 'the writes rest after each WRITE_JOBS jobs, not once for all of them')
   t.is(pacers.slice(0, -1).flat().length, Math.ceil(counts.computed / 8), 'the model calls after each call')
   t.true(pacers.slice(0, -1).flat().every((n) => n === 0), 'before any job is written')
+})
+
+test.serial('a queued batch of the background embedding rests only while the API is under load, and its output says so', async (t) => {
+  const { sql } = t.context.db
+  const embedder = testEmbedder()
+  const model = await modelId(sql, embedder.info)
+  const batch = async (tag: string, load: string | null) => {
+    const postings = Array.from({ length: WRITE_JOBS + 2 }, (_, i) => rawPosting({ source_id: `${tag}-${i}`, job_title: `${tag} Role ${i}` }, 500 + i))
+    await ingest(sql, readItems(postings), { source: tag, now })
+    const ids = (await sql<{ id: string }[]>`select id::text from jobs where source_key = any(${postings.map((p) => p.source_id)})`).map((r) => r.id)
+    const handle = embedVectors.handler(sql, embedder, pino({ level: 'silent' }), 8, { pace: () => pacer(0.5, async () => load) })
+    return handle([{ id: tag, data: { ids } } as PgBoss.Job<{ ids: string[] }>])
+  }
+  const idle = await batch('bg-idle', null)
+  t.like(idle, { written: WRITE_JOBS + 2, pacing: { resting: false, load: null, steps_rested: 0, rested_ms: 0 } })
+  t.true(idle.pacing!.steps >= 3, 'model calls and two writes, none rested')
+  const loaded = await batch('bg-loaded', 'searches in flight')
+  t.like(loaded, { written: WRITE_JOBS + 2, pacing: { resting: true, load: 'searches in flight' } })
+  t.is(loaded.pacing!.steps_rested, loaded.pacing!.steps, 'every step rested')
 })
 
 test('modelId registers a model once and names it by provider, name and version', async (t) => {
