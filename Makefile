@@ -18,7 +18,7 @@ test: node_modules
 	npx ava
 	@if [ -n "$$TEST_DATABASE_URL" ]; then echo "make test: again on the embedded database"; env -u TEST_DATABASE_URL npx ava; fi
 
-## Make the machine's Postgres usable for tests (installs pgvector if missing)
+## Make the machine's Postgres usable for tests (installs pgvector if missing; lets 127.0.0.1 connect for replication, for the replica tests)
 pg:
 	bash sql/provision-pg.sh
 

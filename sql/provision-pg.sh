@@ -4,12 +4,14 @@
 #   bash sql/provision-pg.sh        (normally via `make pg`)
 #
 # 1. starts the local cluster if it is not running and waits for it;
-# 2. creates the extensions the project uses (vector, pg_trgm, cube,
+# 2. lets 127.0.0.1 connect for streaming replication (pg_hba, WAL senders),
+#    which the replica tests' pg_basebackup needs;
+# 3. creates the extensions the project uses (vector, pg_trgm, cube,
 #    earthdistance, unaccent) in the `test` and `postgres` databases;
-# 3. if pgvector is not installed, builds it from the Debian trixie source
+# 4. if pgvector is not installed, builds it from the Debian trixie source
 #    package against the running server's major version and installs it.
 #
-# Idempotent: when everything is already in place it only runs one psql call.
+# Idempotent: when everything is already in place it only runs a few psql calls.
 # Debian/Ubuntu with apt only; the provisioning path must run as root.
 #
 # Environment overrides (all optional):
@@ -74,7 +76,45 @@ psql_q postgres 'select 1' >/dev/null \
 }
 
 # --------------------------------------------------------------------------
-# 2. extensions; fast path when everything is already there
+# 2. replication: what a streaming replica of this server needs (the replica
+#    tests build one with pg_basebackup over 127.0.0.1, test/helpers/replica.ts):
+#    wal_level replica or logical (replica is the default), WAL senders, and a
+#    pg_hba entry letting 127.0.0.1 connect for replication (an "all" entry does
+#    not cover replication connections).
+# --------------------------------------------------------------------------
+replication_ok() {
+  [ "$(psql_q postgres "select current_setting('wal_level') <> 'minimal' and current_setting('max_wal_senders')::int >= 4")" = t ] &&
+  [ "$(psql_q postgres "select count(*) > 0 from pg_hba_file_rules where 'replication' = any(database) and type in ('host', 'hostnossl') and auth_method = 'trust' and error is null and case when address in ('all', 'samehost') then true when address ~ '^[0-9.]+\$' and netmask is not null then ('127.0.0.1'::inet & netmask::inet) = (address::inet & netmask::inet) else false end")" = t ]
+}
+restart_cluster() {
+  local ver
+  ver="$(psql_q postgres 'show server_version_num')"; ver=$((ver / 10000))
+  log "restarting PostgreSQL $ver/main"
+  pg_ctlcluster --skip-systemctl-redirect "$ver" main restart || die "pg_ctlcluster $ver main restart failed"
+  for _ in $(seq 1 60); do pg_isready -q -h "$PGHOST" -p "$PGPORT" && return 0; sleep 0.5; done
+  die "PostgreSQL did not come back on $PGHOST:$PGPORT within 30 s"
+}
+if ! replication_ok; then
+  need_root "preparing replication"
+  restart=0
+  if [ "$(psql_q postgres "show wal_level")" = minimal ]; then
+    log "wal_level replica"; psql_q postgres "alter system set wal_level = replica" >/dev/null; restart=1
+  fi
+  if [ "$(psql_q postgres "show max_wal_senders")" -lt 4 ]; then
+    log "max_wal_senders 10"; psql_q postgres "alter system set max_wal_senders = 10" >/dev/null; restart=1
+  fi
+  hba="$(psql_q postgres 'show hba_file')"
+  if ! grep -Eq '^[[:space:]]*host[[:space:]]+replication[[:space:]]+all[[:space:]]+127\.0\.0\.1/32[[:space:]]+trust' "$hba"; then
+    log "pg_hba: replication connections from 127.0.0.1 ($hba)"
+    printf '\n# make pg: streaming replicas of this server on this machine (test/helpers/replica.ts)\nhost replication all 127.0.0.1/32 trust\n' >> "$hba"
+  fi
+  if [ "$restart" = 1 ]; then restart_cluster; else psql_q postgres 'select pg_reload_conf()' >/dev/null; fi
+  for _ in $(seq 1 20); do replication_ok && break; sleep 0.25; done
+  replication_ok || die "replication is still not allowed from 127.0.0.1 (see $hba)"
+fi
+
+# --------------------------------------------------------------------------
+# 3. extensions; fast path when everything is already there
 # --------------------------------------------------------------------------
 create_exts() { # create_exts DB EXT... (quiet on failure; the caller reports)
   local db="$1"; shift
@@ -103,7 +143,7 @@ if all_ok; then
 fi
 
 # --------------------------------------------------------------------------
-# 3. provision
+# 4. provision
 # --------------------------------------------------------------------------
 need_root "installing packages / pgvector"
 command -v apt-get >/dev/null || die "apt-get not found: this script only knows Debian/Ubuntu"
