@@ -98,7 +98,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   // (tasks, resumes, saved searches, usage), stays on `sql` (docs/scaling.md)
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(reads), vectorSearchRoutes(reads, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(reads), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(reads, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql, reads), companySearchRoutes(reads), companyRoutes(reads), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, savedSearchRoutes(sql, embedder, config.webhooks), eventRoutes(sql), docsRoutes(),
+    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(reads), vectorSearchRoutes(reads, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(reads), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(reads, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql, reads), companySearchRoutes(reads), companyRoutes(reads), taskRoutes(sql), billingRoutes(sql), embedRoutes(embedder), resumes, eventRoutes(sql), savedSearchRoutes(sql, embedder, config.webhooks), docsRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

@@ -394,9 +394,9 @@ test('every body route: each class on each field, as a 422 that costs nothing', 
         await expectEnvelope(t, res, what)
       }
     }
-    for (const body of ['null', '[]', '3', '"x"']) t.is((await fetch(base + route.path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })).status, 422, body)
+    for (const body of ['null', '[]', '3', '"x"']) t.is((await fetch(base + route.path, { method: route.method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body })).status, 422, body)
     // an upload answers a body that is not multipart as a missing file part
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) t.is((await fetch(base + route.path, { method: 'POST', headers: { 'x-api-key': key, 'content-type': type }, body: 'limit=1' })).status, route.multipart ? 422 : 415, type)
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) t.is((await fetch(base + route.path, { method: route.method, headers: { 'x-api-key': key, 'content-type': type }, body: 'limit=1' })).status, route.multipart ? 422 : 415, type)
   }
 })
 
@@ -415,6 +415,7 @@ const readyBodies = (real: Real): Record<string, unknown> => ({
   '/v2/jobs/salary-benchmark': { job_title: 'Backend Engineer' },
   '/v2/jobs/historical/search': { job_titles: ['engineer'] },
   '/v2/jobs/historical/export': { job_titles: ['engineer'], format: 'csv' },
+  '/v2/saved-searches': { name: 'fuzz', kind: 'search', filters: {}, webhook: { url: 'https://hooks.example.com/fuzz' } },
 })
 
 test.serial('while starting, every route is a 503, with Retry-After but for the probes (/healthz, /readyz); once ready, no route is', async (t) => {
