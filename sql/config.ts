@@ -179,7 +179,7 @@ function webhookConfig(env: NodeJS.ProcessEnv) {
     /** how long a claimed delivery is the claiming worker's: a worker that died leaves it to lapse, and another delivers it */
     leaseSeconds: inRange(env, 'WEBHOOK_LEASE_SECONDS', 60, 1, 3600),
     /** deliveries one process makes at once (to different searches) */
-    concurrency: inRange(env, 'WEBHOOK_CONCURRENCY', 8, 1, 256),
+    concurrency: inRange(env, 'WEBHOOK_CONCURRENCY', 32, 1, 256),
     /** a search whose endpoint has failed this long is disabled and its owner emailed */
     disableAfterSeconds: 3 * 86_400,
     /** how often an event held for quota is looked at again */

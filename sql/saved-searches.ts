@@ -8,7 +8,7 @@ import { toSql } from 'pgvector'
 import type { Plan } from './accounts.ts'
 import type { Db } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
-import { jobsFor, whereClause, type SearchFilters } from './search.ts'
+import { readsCompany, whereClause, type SearchFilters } from './search.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const EVENT_ID = /^\d{1,18}$/
@@ -232,11 +232,11 @@ function filtersNow(c: CompiledSearch): SearchFilters {
 }
 
 /**
- * One search's matches among `ids` (SQL): whereClause, the search's own compilation;
+ * One search's matches among the jobs of `batch` (SQL): whereClause, the search's own compilation;
  * a vsearch's also at min_similarity or above, cosine, to its query's vector of the
  * job's model. job.expired matches the jobs as they are now, expired.
  */
-function matchesOf(db: Db, s: Matcher, type: EventType, ids: string[]) {
+function matchesOf(db: Db, s: Matcher, type: EventType) {
   const f: SearchFilters = { ...filtersNow(s.compiled), includeExpired: type === 'job.expired' }
   const similar =
     s.kind === 'vsearch'
@@ -244,8 +244,8 @@ function matchesOf(db: Db, s: Matcher, type: EventType, ids: string[]) {
       : db``
   return db`
     select ${s.id}::uuid as saved_search_id, j.id as job_id
-    from ${jobsFor(db, f)}
-    where j.id = any(${ids}::bigint[]) and ${whereClause(db, f)} ${similar}`
+    from ${readsCompany(f) ? db`batch j join companies c on c.id = j.company_id` : db`batch j`}
+    where ${whereClause(db, f)} ${similar}`
 }
 
 /**
@@ -255,8 +255,10 @@ function matchesOf(db: Db, s: Matcher, type: EventType, ids: string[]) {
  */
 export async function insertMatches(db: Db, searches: Matcher[], type: EventType, ids: string[]) {
   if (searches.length === 0 || ids.length === 0) return []
-  const union = searches.map((s) => matchesOf(db, s, type, ids)).reduce((acc, q) => db`${acc} union all ${q}`)
+  const union = searches.map((s) => matchesOf(db, s, type)).reduce((acc, q) => db`${acc} union all ${q}`)
+  // the jobs read once, not once per search
   return db<{ saved_search_id: string; job_id: string }[]>`
+    with batch as materialized (select * from jobs where id = any(${ids}::bigint[]))
     insert into saved_search_matches (saved_search_id, type, job_id)
     select m.saved_search_id, ${type}, m.job_id from (${union}) m
     on conflict do nothing
