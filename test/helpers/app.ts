@@ -15,6 +15,7 @@ import { loadConfig, type Config } from '../../sql/config.ts'
 import type { Readiness } from '../../api/routes/health.ts'
 import { testDatabase, type TestDb } from './db.ts'
 import { connectWorkers } from '../../sql/db.ts'
+import { Replicas, type ReplicaOptions } from '../../sql/replicas.ts'
 import { createAccountWithKey } from './factories.ts'
 
 export type TestApp = {
@@ -32,6 +33,8 @@ export type TestApp = {
   searches: SearchCount
   /** the task queue, when started with `tasks: true` */
   boss?: PgBoss
+  /** the read replicas the app reads from, when started with `replicas` */
+  replicas?: Replicas
   /**
    * Returns once account changes made behind the app's back apply and the usage of the
    * requests answered so far is recorded: at once, since the app reads accounts on every
@@ -60,11 +63,14 @@ export async function startTestApp({
   config,
   embedder = testEmbedder(),
   tasks = false,
+  replicas: replicaOptions,
 }: {
   config?: Partial<Config>
   embedder?: Embedder | null
   /** pg-boss on the test database, with task workers in this process unless config.tasks.inProcess is false, as `npm start` runs them */
   tasks?: boolean
+  /** read replicas of the test database (sql/replicas.ts, test/helpers/replica.ts): their URLs, given the database's */
+  replicas?: { urlsOf: (url: string) => string[] } & ReplicaOptions
 } = {}): Promise<TestApp> {
   const db = await testDatabase()
   const logs: string[] = []
@@ -80,7 +86,13 @@ export async function startTestApp({
     boss = createBoss(db.url, log, { maintenanceSeconds: fullConfig.tasks.maintenanceSeconds })
     await boss.start()
   }
-  const app = buildApp({ sql: db.sql, poolSize: db.sql.options.max, config: fullConfig, log, readiness, embedder: embedder ?? undefined, boss })
+  let replicas: Replicas | undefined
+  if (replicaOptions) {
+    const { urlsOf, ...options } = replicaOptions
+    replicas = new Replicas(db.sql, urlsOf(db.url), options)
+    await replicas.start()
+  }
+  const app = buildApp({ sql: db.sql, poolSize: db.sql.options.max, config: fullConfig, log, readiness, embedder: embedder ?? undefined, boss, reads: replicas })
   if (boss) workers = await startWorkers(boss, workerSql!, log, fullConfig, { embedder, api: { ...app.context.queues, searches: app.context.searches } })
   const server = app.listen(0, '127.0.0.1')
   // fetch keeps a connection for a second less than the server's keep-alive timeout says;
@@ -104,6 +116,7 @@ export async function startTestApp({
     searches: app.context.searches!,
     sync: () => app.context.admission!.sync(),
     boss,
+    replicas,
     close: async () => {
       await workers?.stop()
       await boss?.stop({ graceful: false, wait: true, timeout: 5000 }).catch(() => {})
@@ -111,6 +124,7 @@ export async function startTestApp({
       await new Promise((resolve) => server.close(resolve))
       await app.context.admission!.close()
       await workerSql?.end({ timeout: 5 })
+      await replicas?.close()
       await db.close()
     },
   }
