@@ -67,10 +67,8 @@ export async function countEmbeddingBacklog(db: Db, model: number) {
   return row
 }
 
-/** What a job's embedding text is made of (ingest/embed/job-text.ts); version is updated_at, to write back only to an unchanged job. */
-export type JobTextRow = {
-  id: string
-  version: string
+/** What a job's embedding text is made of (ingest/embed/job-text.ts). */
+export type JobTextFields = {
   job_title: string
   company: string
   locations: { city: string | null; region: string | null; country: string | null }[]
@@ -81,6 +79,9 @@ export type JobTextRow = {
   job_categories: string[]
   description: string
 }
+
+/** A job to embed: its text's fields, and its version (updated_at), to write back only to an unchanged job. */
+export type JobTextRow = JobTextFields & { id: string; version: string }
 
 /** Which jobs listJobsToEmbed looks at: an ingest batch's duplicate groups, the ids of a queued batch, or a page in id order (`make embed`). */
 export type EmbedScope = { md5Hashes: string[] } | { ids: string[] } | { after: string; limit: number }

@@ -5,8 +5,8 @@
  */
 import { toSql } from 'pgvector'
 import type { Db } from './db.ts'
+import { isUuid } from './ids.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export type ResumeRow = {
   id: string
@@ -34,7 +34,7 @@ export async function insertResume(db: Db, r: NewResume): Promise<ResumeRow> {
 }
 
 export async function findResume(db: Db, accountId: string, id: string): Promise<ResumeRow | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const [row] = await db<ResumeRow[]>`select * from resumes where id = ${id} and account_id = ${accountId}`
   return row ?? null
 }
@@ -51,7 +51,7 @@ export async function listResumes(db: Db, accountId: string, offset: number, lim
 
 /** Deletes the record, its parsed data and its vector; returns the file's key so the caller removes the file. */
 export async function deleteResume(db: Db, accountId: string, id: string): Promise<{ file_key: string } | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const [row] = await db<{ file_key: string }[]>`delete from resumes where id = ${id} and account_id = ${accountId} returning file_key`
   return row ?? null
 }

@@ -9,8 +9,8 @@ import type { Plan } from './accounts.ts'
 import type { Db } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { readsCompany, whereClause, type SearchFilters } from './search.ts'
+import { isUuid } from './ids.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const EVENT_ID = /^\d{1,18}$/
 
 export const EVENT_TYPES = ['job.new', 'job.expired'] as const
@@ -117,7 +117,7 @@ export async function insertSavedSearch(db: Db, s: NewSavedSearch, limit: number
 }
 
 export async function findSavedSearch(db: Db, accountId: string, id: string): Promise<SavedSearchRow | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const [row] = await db<SavedSearchRow[]>`select * from saved_searches where id = ${id} and account_id = ${accountId}`
   return row ?? null
 }
@@ -139,7 +139,7 @@ export type SavedSearchPatch = { name?: string; events?: EventType[]; url?: stri
  * and forgets its failure: its held events are delivered from the oldest.
  */
 export async function updateSavedSearch(db: Db, accountId: string, id: string, p: SavedSearchPatch): Promise<SavedSearchRow | null> {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const [row] = await db<SavedSearchRow[]>`
     update saved_searches set
       name = coalesce(${p.name ?? null}, name),
@@ -155,14 +155,14 @@ export async function updateSavedSearch(db: Db, accountId: string, id: string, p
 }
 
 export async function deleteSavedSearch(db: Db, accountId: string, id: string) {
-  if (!UUID.test(id)) return false
+  if (!isUuid(id)) return false
   const result = await db`delete from saved_searches where id = ${id} and account_id = ${accountId}`
   return result.count > 0
 }
 
 /** A new secret; the old one keeps signing for ROTATION_OVERLAP_HOURS. */
 export async function rotateSecret(db: Db, accountId: string, id: string) {
-  if (!UUID.test(id)) return null
+  if (!isUuid(id)) return null
   const [row] = await db<SavedSearchRow[]>`
     update saved_searches set previous_secret = secret, secret = ${newSecret()},
       previous_secret_until = now() + make_interval(hours => ${ROTATION_OVERLAP_HOURS}), updated_at = now()
@@ -416,7 +416,7 @@ export type EventListQuery = { savedSearchId?: string; since?: string; status?: 
 
 /** The account's events, newest first, each with its attempts. */
 export async function listEvents(db: Db, accountId: string, q: EventListQuery) {
-  if (q.savedSearchId !== undefined && !UUID.test(q.savedSearchId)) return { rows: [], total: 0 }
+  if (q.savedSearchId !== undefined && !isUuid(q.savedSearchId)) return { rows: [], total: 0 }
   const where = db`
     e.account_id = ${accountId}
     ${q.savedSearchId ? db`and e.saved_search_id = ${q.savedSearchId}` : db``}

@@ -1,5 +1,6 @@
 /** The files finished export tasks leave in the file store (jobs/files/store.ts): serving them and deleting them once expired. */
 import type { Db } from './db.ts'
+import { isUuid } from './ids.ts'
 
 export type TaskFile = {
   id: string
@@ -9,7 +10,6 @@ export type TaskFile = {
   file_deleted_at: Date | null
 }
 
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
 /** A task's file as the download route needs it, whoever owns the task: the signed link is the credential. */
 export async function findDownload(db: Db, taskId: string) {

@@ -12,6 +12,7 @@
  */
 import type { Db } from './db.ts'
 import { refundUsage, type Meter, type MeterRow } from './meters.ts'
+import { isUuid } from './ids.ts'
 
 export type TaskState = 'queued' | 'processing' | 'finished' | 'failed'
 
@@ -35,7 +36,6 @@ export type Task = {
   pacing: Record<string, unknown> | null
 }
 
-const isUuid = (id: string) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
 
 export function taskRecord(db: Db) {
   return db`

@@ -25,6 +25,7 @@ import type { Db, Sql } from './db.ts'
 import { jobRecord, type JobRecord } from './jobs.ts'
 import { toTsquery, type TextQuery } from './query-syntax.ts'
 import { estimateShare, jobsFor, pageIds, rankQuery, whereClause, type SearchFilters, type SearchPage } from './search.ts'
+import { isUuid } from './ids.ts'
 
 /** hnsw.ef_search per accuracy: the candidate list the graph search keeps; longer finds more true neighbours, slower. */
 export const EF_SEARCH = { low: 40, medium: 200, high: 400 } as const
@@ -637,13 +638,12 @@ export async function findJobVectors(db: Db, ids: string[]): Promise<StoredVecto
   return rows.map((r) => ({ ...r, embedding: r.embedding === null ? null : (fromSql(r.embedding) as number[]) }))
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** A resume's vector, when the resume belongs to the account: another account's is as unknown as a missing one. */
 export async function findResumeVector(
   db: Db, accountId: string, resumeId: string,
 ): Promise<(StoredVector & { status: string; parse_error: string | null }) | null> {
-  if (!UUID.test(resumeId)) return null
+  if (!isUuid(resumeId)) return null
   const [row] = await db<{ id: string; embedding: string | null; model: number | null; status: string; parse_error: string | null }[]>`
     select id::text, embedding::text, embedding_model as model, status, parse_error
     from resumes where id = ${resumeId} and account_id = ${accountId}`

@@ -23,23 +23,12 @@
  * job's vector when one of these fields changes; a field added here must be added there.
  */
 import { createHash } from 'node:crypto'
+import type { JobTextFields } from '../../sql/embeddings.ts'
 import { sanitizeDescription } from '../transform/sanitize-description.ts'
 
 /** About 30 USE lite tokens: past the title and key fields, the opening of the description. */
 export const MAX_BODY_CHARS = 96
 const MAX_SKILLS = 20
-
-export type JobTextFields = {
-  job_title: string
-  company: string
-  locations: { city: string | null; region: string | null; country: string | null }[]
-  location_type: string | null
-  remote_countries: string[]
-  skills: string[]
-  technologies: string[]
-  job_categories: string[]
-  description: string
-}
 
 export const sentence = (s: string) => (/[.!?:;]$/.test(s) ? s : `${s}.`)
 

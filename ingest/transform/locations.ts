@@ -7,6 +7,7 @@
  * Text that resolves to no country is not a place ("Full-time", "Multiple Openings", "Senior
  * Product Manager" in a scraped location column) and stays only in location_raw.
  */
+import { LRUCache } from 'lru-cache'
 import type { Location } from '../types.ts'
 import { FieldError, isAbsent, isRecord } from './coerce.ts'
 import { decodeEntities } from './decode-entities.ts'
@@ -149,7 +150,7 @@ export function scopeText(text: string): string {
 // site costs as much as a sixth of normalizing its posting, so each distinct input is resolved
 // once. The bound keeps a long-running process from holding every place it ever saw.
 const MAX_REMEMBERED = 20_000
-const remembered = new Map<string, PostingPlaces>()
+const remembered = new LRUCache<string, PostingPlaces>({ max: MAX_REMEMBERED })
 
 /**
  * e.g. locations ["San Francisco, CA", {city: "Austin", region: "TX", country: "US"}] -> two places;
@@ -163,7 +164,6 @@ export function postingLocations(rawLocations: unknown, locationRaw: string | nu
   let places = remembered.get(key)
   if (!places) {
     places = resolveLocations(rawLocations, locationRaw, titleHint)
-    if (remembered.size >= MAX_REMEMBERED) remembered.clear()
     remembered.set(key, places)
   }
   // each posting gets its own copy: the remembered one is shared

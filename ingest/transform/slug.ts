@@ -5,9 +5,10 @@
  * "Senior C++ Engineer" -> "senior-c-engineer"
  */
 import slugifyLib from '@sindresorhus/slugify'
+import { LRUCache } from 'lru-cache'
 
 // Many postings share a company or title; slugify transliterates per character, so cache recent input.
-const cache = new Map<string, string>()
+const cache = new LRUCache<string, string>({ max: 10_000 })
 
 /**
  * Slug of any text; never empty. Text with no Latin transliteration ("数据") becomes "x-" plus its
@@ -19,7 +20,6 @@ export function slugify(text: string): string {
   // decamelize off: "FooBar" is a brand, not two words.
   let slug = slugifyLib(text, { decamelize: false })
   if (!slug) slug = `x-${[...text].map((c) => c.codePointAt(0)!.toString(36)).join('').slice(0, 40)}` || 'x'
-  if (cache.size > 10_000) cache.clear()
   cache.set(text, slug)
   return slug
 }

@@ -9,6 +9,7 @@ import { gzipSync } from 'node:zlib'
 import { ingest } from '../../ingest/pipeline.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
 import { createAccountWithKey, rawPosting } from '../helpers/factories.ts'
+import { UUID } from '../../sql/ids.ts'
 
 const test = anyTest as TestFn<TestApp & { jobId: string; companySlug: string; jobSlug: string }>
 
@@ -298,7 +299,6 @@ test('a place without a name is a 422; one that resolves to nothing matches noth
 
 // --- request ids and the log ------------------------------------------------------------
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /** The log line of a request, once the response is done (the line is written then). */
 async function logLine(t: { context: TestApp }, requestId: string) {
@@ -332,7 +332,7 @@ test('request ids are the server\'s: the client\'s X-Request-Id is a correlation
   const res = await t.context.get(`/v2/jobs/${t.context.jobId}`, { 'x-api-key': key, 'x-request-id': 'evil' })
   t.is(res.status, 200)
   const id = res.headers.get('x-request-id')!
-  t.regex(id, uuid)
+  t.regex(id, UUID)
   t.is(res.headers.get('x-correlation-id'), 'evil')
   t.regex(res.headers.get('access-control-expose-headers') ?? '', /X-Correlation-Id/)
 
@@ -347,7 +347,7 @@ test('request ids are the server\'s: the client\'s X-Request-Id is a correlation
   // without one, or with one that is too long or not printable, there is no correlation id
   for (const given of [undefined, 'x'.repeat(129), 'caf\u00e9']) {
     const r = await t.context.get('/v2/jobs/data/categories', given === undefined ? {} : { 'x-request-id': given })
-    t.regex(r.headers.get('x-request-id')!, uuid)
+    t.regex(r.headers.get('x-request-id')!, UUID)
     t.is(r.headers.get('x-correlation-id'), null)
     t.false('correlation_id' in (await logLine(t, r.headers.get('x-request-id')!)))
   }

@@ -28,6 +28,7 @@ import path from 'node:path'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { rawPosting } from '../helpers/factories.ts'
 import { multipart } from '../helpers/resume-files.ts'
+import { UUID } from '../../sql/ids.ts'
 
 /** body: the route takes a body; multipart: an upload (multipart/form-data) rather than JSON */
 type Route = { method: string; path: string; query: string[]; body: boolean; multipart: boolean }
@@ -133,7 +134,6 @@ test('the routes fuzzed are every route the app mounts', (t) => {
 
 // --- what every answer must be -------------------------------------------------------------
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 /**
  * Never a 500; a 503 only while starting; errors in the envelope (but the probes, /healthz
@@ -145,7 +145,7 @@ async function expectEnvelope(t: { context: TestApp }, res: Response, what: stri
     throw new Error(`${what}: ${res.status} ${why}: ${text.slice(0, 300)}`)
   }
   if (res.status >= 500 && !(res.status === 503 && !t.context.readiness.ready)) fail('server error')
-  if (!uuid.test(res.headers.get('x-request-id') ?? '')) fail('no server request id')
+  if (!UUID.test(res.headers.get('x-request-id') ?? '')) fail('no server request id')
   const json = (res.headers.get('content-type') ?? '').startsWith('application/json')
   if (res.status < 400) {
     if (json) JSON.parse(text)

@@ -18,6 +18,7 @@ import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/
 import { insertTask } from '../../sql/tasks.ts'
 import type { Sql } from '../../sql/db.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { UUID } from '../../sql/ids.ts'
 
 type Doc = ReturnType<typeof buildOpenApi>
 type Seeded = { companySlug: string; fullId: string; sparseId: string; expiredId: string; fullSlug: string; taskIds: string[] }
@@ -283,7 +284,7 @@ function mismatches(doc: unknown, schema: JsonSchema, value: unknown, at = '$'):
     const formats: Record<string, RegExp> = {
       date: /^\d{4}-\d\d-\d\d$/,
       'date-time': /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/,
-      uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+      uuid: UUID,
     }
     if (formats[schema.format] && !formats[schema.format].test(value)) out.push(`${at}: ${value} is not a ${schema.format}`)
   }

@@ -1,7 +1,8 @@
 /** The texts a job's vector embeds (ingest/embed/job-text.ts), and the vector form every provider returns. */
 import test from 'ava'
 import { EMBEDDING_DIM, toContractVector } from '../../ingest/embed/embedder.ts'
-import { jobTexts, MAX_BODY_CHARS, textSha256, type JobTextFields } from '../../ingest/embed/job-text.ts'
+import { jobTexts, MAX_BODY_CHARS, textSha256 } from '../../ingest/embed/job-text.ts'
+import type { JobTextFields } from '../../sql/embeddings.ts'
 
 const job = (fields: Partial<JobTextFields> = {}): JobTextFields => ({
   job_title: 'Senior Backend Engineer',
