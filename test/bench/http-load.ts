@@ -19,7 +19,7 @@ import { resolve as resolvePath } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export type LoadJob = { host: string; port: number; requests: { path: string; key: string }[]; n: number; concurrency: number }
-export type LoadResult = { median: number; mean: number; p975: number; non2xx: number; failure: string | null }
+export type LoadResult = { median: number; mean: number; p95: number; p975: number; non2xx: number; failure: string | null }
 
 const headEnd = Buffer.from('\r\n\r\n')
 const lengthHeader = Buffer.from('\r\ncontent-length:')
@@ -50,12 +50,12 @@ export function runLoad(job: LoadJob): Promise<LoadResult> {
       if (finished) return
       finished = true
       for (const s of sockets) s.destroy()
-      if (failure) return resolve({ median: NaN, mean: NaN, p975: NaN, non2xx, failure })
+      if (failure) return resolve({ median: NaN, mean: NaN, p95: NaN, p975: NaN, non2xx, failure })
       const sorted = latencies.sort()
       const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]
       let sum = 0
       for (const l of sorted) sum += l
-      resolve({ median: at(0.5), mean: sum / sorted.length, p975: at(0.975), non2xx, failure: null })
+      resolve({ median: at(0.5), mean: sum / sorted.length, p95: at(0.95), p975: at(0.975), non2xx, failure: null })
     }
     for (let c = 0; c < Math.min(job.concurrency, job.n); c++) {
       const socket = connect({ host: job.host, port: job.port, noDelay: true })
