@@ -11,7 +11,7 @@ import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
 import { POOL_SIZE, type Sql } from '../sql/db.ts'
-import { primaryReads, type Reads } from '../sql/replicas.ts'
+import { primaryReads, Replicas, type Reads } from '../sql/replicas.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
 import { errorHandler, logErrors } from './errors.ts'
 import { Admission } from './middleware/admission.ts'
@@ -76,7 +76,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
 
   app.use(errorHandler)
   app.use(requestLog(log))
-  useMetrics(app, config.metrics, { sql, queues: app.context.queues, poolSize, readiness, log, boss, embedder })
+  useMetrics(app, config.metrics, { sql, queues: app.context.queues, poolSize, readiness, log, boss, embedder, replicas: reads instanceof Replicas ? reads : undefined })
   app.use(cors())
   app.use(readinessGate(readiness))
   app.use(countSearches(app.context.searches))

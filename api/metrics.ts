@@ -26,6 +26,7 @@ import type { Logger } from 'pino'
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
+import type { Replicas } from '../sql/replicas.ts'
 import { countLiveWithoutVector, modelId } from '../sql/embeddings.ts'
 import { countBossJobs, countOpenTasks, countSessions } from '../sql/metrics.ts'
 import type { Embedder } from '../ingest/embed/embedder.ts'
@@ -42,6 +43,8 @@ export type MetricsDeps = {
   log: Logger
   boss?: PgBoss
   embedder?: Embedder
+  /** the read replicas (sql/replicas.ts), when DATABASE_REPLICA_URLS names some */
+  replicas?: Pick<Replicas, 'status' | 'primaryReads'>
   refreshSeconds: number
 }
 
@@ -94,6 +97,32 @@ export class Metrics {
       collect() { for (const [name, q] of Object.entries(queues)) this.set({ queue: name }, q.limits.concurrency) },
     })
     new Gauge({ name: 'jds_db_pool_size', help: 'Connections of the API\'s main pool', registers }).set(deps.poolSize)
+    const { replicas } = deps
+    if (replicas) {
+      // kept by sql/replicas.ts, read at the scrape: memory only
+      new Gauge({
+        name: 'jds_db_replica_usable', help: 'Whether a read replica takes reads now (1), or is skipped (0): down, further behind than REPLICA_MAX_LAG_SECONDS, or not a standby', labelNames: ['replica', 'state'], registers,
+        collect() {
+          this.reset()
+          for (const r of replicas.status()) this.set({ replica: r.name, state: r.state }, r.state === 'up' ? 1 : 0)
+        },
+      })
+      new Gauge({
+        name: 'jds_db_replica_lag_seconds', help: 'How far a read replica was behind the primary at its last check (absent while it does not answer)', labelNames: ['replica'], registers,
+        collect() {
+          this.reset()
+          for (const r of replicas.status()) if (r.lagSeconds !== null) this.set({ replica: r.name }, r.lagSeconds)
+        },
+      })
+      new Counter({
+        name: 'jds_db_reads_total', help: 'Reads of the routes that may use a replica, by where they ran (primary: no replica usable, or one failed the read)', labelNames: ['target'], registers,
+        collect() {
+          this.reset()
+          this.inc({ target: 'primary' }, replicas.primaryReads)
+          for (const r of replicas.status()) this.inc({ target: r.name }, r.reads)
+        },
+      })
+    }
     this.bossJobs = new Gauge({ name: 'jds_boss_jobs', help: 'pg-boss jobs not yet done, by queue and state', labelNames: ['queue', 'state'], registers })
     this.tasks = new Gauge({ name: 'jds_tasks', help: 'Tasks queued or processing, by type and state', labelNames: ['type', 'state'], registers })
     this.sessions = new Gauge({ name: 'jds_db_sessions', help: 'This database\'s client sessions by application name and state', labelNames: ['application', 'state'], registers })

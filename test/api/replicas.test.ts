@@ -8,6 +8,7 @@
  * The embedded database has no replicas: there the file is one skipped test that says so.
  */
 import anyTest, { type TestFn } from 'ava'
+import parse from 'parse-prometheus-text-format'
 import postgres from 'postgres'
 import { ingest } from '../../ingest/pipeline.ts'
 import { errors } from '../../api/errors.ts'
@@ -44,7 +45,7 @@ if (!serverUrl) {
       app = await startTestApp({
         embedder: null,
         tasks: true,
-        config: { rateLimits: { key: generous, search: generous, anonymous: generous } },
+        config: { rateLimits: { key: generous, search: generous, anonymous: generous }, metrics: { enabled: true, token: null, refreshSeconds: 60 } },
         replicas: {
           urlsOf: (url) => [replica.urlOf(url)],
           maxLagSeconds: MAX_LAG_SECONDS,
@@ -134,6 +135,15 @@ if (!serverUrl) {
     const sessions = await t.context.direct<{ n: number }[]>`
       select count(*)::int as n from pg_stat_activity where application_name = ${REPLICA_APPLICATION} and datname = current_database()`
     t.true(sessions[0].n > 0)
+
+    // /metrics says where the reads ran and how the replica is
+    const families = parse(await (await fetch(`${app.base}/metrics`)).text())
+    const family = (name: string) => families.find((f) => f.name === name)?.metrics ?? []
+    const [name] = app.replicas!.status().map((r) => r.name)
+    t.like(family('jds_db_replica_usable')[0], { labels: { replica: name, state: 'up' }, value: '1' })
+    t.true(Number(family('jds_db_replica_lag_seconds')[0].value) <= MAX_LAG_SECONDS)
+    const reads = family('jds_db_reads_total').find((m) => m.labels?.target === name)
+    t.true(Number(reads?.value) >= requests.length)
   })
 
   test.serial('writes never reach the replica: charges, job views and tasks are on the primary, and what was just written is read there', async (t) => {
