@@ -23,3 +23,15 @@ test('RESUME_LLM: off unless 1, whatever OPENAI_API_KEY says; 1 without a key, o
   t.throws(() => loadConfig({ RESUME_LLM: '1' }), { message: /RESUME_LLM=1 .* needs OPENAI_API_KEY/ })
   t.throws(() => loadConfig({ OPENAI_API_KEY: 'sk-test', RESUME_LLM: 'yes' }), { message: 'RESUME_LLM must be 1 or 0, got "yes"' })
 })
+
+test('DATABASE_REPLICA_URLS: comma-separated postgres URLs of DATABASE_URL\'s replicas; without DATABASE_URL, or not a URL, refused at start-up', (t) => {
+  t.deepEqual(loadConfig({}).replicas, { urls: [], maxLagSeconds: 5 })
+  const primary = 'postgres://app@db:5432/jobs'
+  t.deepEqual(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: ' postgres://app@r1/jobs, postgresql://app@r2/jobs ,', REPLICA_MAX_LAG_SECONDS: '0.5' }).replicas, {
+    urls: ['postgres://app@r1/jobs', 'postgresql://app@r2/jobs'],
+    maxLagSeconds: 0.5,
+  })
+  t.throws(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://app@r1/jobs' }), { message: /needs DATABASE_URL: the embedded database has no replicas/ })
+  t.throws(() => loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'r1:5432' }), { message: /not a postgres:\/\/ URL/ })
+  t.throws(() => loadConfig({ DATABASE_URL: primary, REPLICA_MAX_LAG_SECONDS: '0' }), { message: /REPLICA_MAX_LAG_SECONDS must be between/ })
+})
