@@ -68,7 +68,8 @@ function replicaConfig(env: NodeJS.ProcessEnv) {
   for (const url of urls) {
     if (!/^postgres(ql)?:\/\//.test(url)) throw new Error(`DATABASE_REPLICA_URLS: not a postgres:// URL: ${JSON.stringify(url.replace(/:[^:@/]*@/, ':***@'))}`)
   }
-  return { urls, maxLagSeconds: inRange(env, 'REPLICA_MAX_LAG_SECONDS', 5, 0.1, 86_400) }
+  // lag is measured to within a check's interval (a second, sql/replicas.ts): a limit below that would skip a replica that keeps up
+  return { urls, maxLagSeconds: inRange(env, 'REPLICA_MAX_LAG_SECONDS', 5, 1, 86_400) }
 }
 
 /**

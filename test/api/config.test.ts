@@ -27,9 +27,9 @@ test('RESUME_LLM: off unless 1, whatever OPENAI_API_KEY says; 1 without a key, o
 test('DATABASE_REPLICA_URLS: comma-separated postgres URLs of DATABASE_URL\'s replicas; without DATABASE_URL, or not a URL, refused at start-up', (t) => {
   t.deepEqual(loadConfig({}).replicas, { urls: [], maxLagSeconds: 5 })
   const primary = 'postgres://app@db:5432/jobs'
-  t.deepEqual(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: ' postgres://app@r1/jobs, postgresql://app@r2/jobs ,', REPLICA_MAX_LAG_SECONDS: '0.5' }).replicas, {
+  t.deepEqual(loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: ' postgres://app@r1/jobs, postgresql://app@r2/jobs ,', REPLICA_MAX_LAG_SECONDS: '1.5' }).replicas, {
     urls: ['postgres://app@r1/jobs', 'postgresql://app@r2/jobs'],
-    maxLagSeconds: 0.5,
+    maxLagSeconds: 1.5,
   })
   t.throws(() => loadConfig({ DATABASE_REPLICA_URLS: 'postgres://app@r1/jobs' }), { message: /needs DATABASE_URL: the embedded database has no replicas/ })
   t.throws(() => loadConfig({ DATABASE_URL: primary, DATABASE_REPLICA_URLS: 'r1:5432' }), { message: /not a postgres:\/\/ URL/ })
