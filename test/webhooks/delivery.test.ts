@@ -257,7 +257,8 @@ test('a search failing for 3 days is disabled and its owner emailed', async (t) 
   await eventually('disabled', async () => (await (await a.call('GET', `/v2/saved-searches/${s.id}`)).json()).status === 'disabled')
   const mail = await eventually('the mail', async () => {
     const files = await readdir(path.join(t.context.dataDir, 'outbox')).catch(() => [] as string[])
-    for (const f of files) {
+    // the mailer writes a hidden temporary file and renames it into place
+    for (const f of files.filter((f) => f.endsWith('.eml') && !f.startsWith('.'))) {
       const text = await readFile(path.join(t.context.dataDir, 'outbox', f), 'utf8')
       if (text.includes(s.id)) return text
     }
