@@ -234,6 +234,8 @@ export class Replicas implements Reads {
         break
       }
     }
+    // behind the one sample there is (the first check): too soon to tell, not yet used
+    if (!caughtUp && this.samples.length === 1) return
     const lagSeconds = (now - (caughtUp ?? this.samples[0]).at) / 1000
     const state = caughtUp && lagSeconds <= this.options.maxLagSeconds ? 'up' : 'lagging'
     this.setState(r, state, lagSeconds)
