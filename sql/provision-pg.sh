@@ -84,7 +84,8 @@ psql_q postgres 'select 1' >/dev/null \
 # --------------------------------------------------------------------------
 replication_ok() {
   [ "$(psql_q postgres "select current_setting('wal_level') <> 'minimal' and current_setting('max_wal_senders')::int >= 4")" = t ] &&
-  [ "$(psql_q postgres "select count(*) > 0 from pg_hba_file_rules where 'replication' = any(database) and type in ('host', 'hostnossl') and auth_method = 'trust' and error is null and case when address in ('all', 'samehost') then true when address ~ '^[0-9.]+\$' and netmask is not null then ('127.0.0.1'::inet & netmask::inet) = (address::inet & netmask::inet) else false end")" = t ]
+  # the first entry that takes a replication connection from 127.0.0.1 decides (Debian's default one asks for a password)
+  [ "$(psql_q postgres "select coalesce((select auth_method = 'trust' from pg_hba_file_rules where error is null and type in ('host', 'hostnossl') and 'replication' = any(database) and case when address in ('all', 'samehost') then true when address ~ '^[0-9.]+\$' and netmask is not null then ('127.0.0.1'::inet & netmask::inet) = (address::inet & netmask::inet) else false end order by line_number limit 1), false)")" = t ]
 }
 restart_cluster() {
   local ver
@@ -104,9 +105,14 @@ if ! replication_ok; then
     log "max_wal_senders 10"; psql_q postgres "alter system set max_wal_senders = 10" >/dev/null; restart=1
   fi
   hba="$(psql_q postgres 'show hba_file')"
-  if ! grep -Eq '^[[:space:]]*host[[:space:]]+replication[[:space:]]+all[[:space:]]+127\.0\.0\.1/32[[:space:]]+trust' "$hba"; then
+  if ! replication_ok; then
+    # before every other entry: the first one that matches a connection decides
     log "pg_hba: replication connections from 127.0.0.1 ($hba)"
-    printf '\n# make pg: streaming replicas of this server on this machine (test/helpers/replica.ts)\nhost replication all 127.0.0.1/32 trust\n' >> "$hba"
+    awk 'BEGIN { entry = "# make pg: streaming replicas of this server on this machine (test/helpers/replica.ts)\nhost replication all 127.0.0.1/32 trust" }
+         !done && /^[[:space:]]*(local|host)/ { print entry; done = 1 }
+         { print }
+         END { if (!done) print entry }' "$hba" > "$hba.make-pg"
+    cat "$hba.make-pg" > "$hba" && rm -f "$hba.make-pg"
   fi
   if [ "$restart" = 1 ]; then restart_cluster; else psql_q postgres 'select pg_reload_conf()' >/dev/null; fi
   for _ in $(seq 1 20); do replication_ok && break; sleep 0.25; done
