@@ -32,6 +32,8 @@ import { companySearchRouteDocs } from './openapi-companies.ts'
 import { marketRouteDocs, marketSchemas } from './openapi-market.ts'
 import { historicalRouteDocs } from './openapi-historical.ts'
 import { savedSearchRouteDocs } from './openapi-saved-searches.ts'
+import { keyRouteDocs } from './openapi-keys.ts'
+import { usageSummaryQuery } from './schemas/keys.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
@@ -94,6 +96,7 @@ const tags = [
   { name: 'Tasks', description: 'Background tasks: exports and salary benchmarks' },
   { name: 'Saved searches', description: 'Saved searches whose new matches are pushed to a webhook, and the events delivered' },
   { name: 'Billing', description: 'Usage per meter and the plan catalog' },
+  { name: 'Keys', description: 'The account\'s API keys, managed with one of them' },
   { name: 'Reference data', description: 'Public reference lists; no key, not metered' },
   { name: 'Service', description: 'Health and this documentation; no key' },
 ]
@@ -606,11 +609,15 @@ export const routeDocs: RouteDoc[] = [
       'and set only in `meter` mode; `estimated_overage_cents` is overage_used × that price, rounded up. `period` is `calendar_month` (free tier: ' +
       'period_start and period_end are null, allowances reset on the 1st, UTC), `subscription` or `trial`. Legacy accounts (`billing_source: legacy`) have null ' +
       'allowances and modes. Not metered. Accepts an API key, or `Authorization: Bearer <JWT>` (HS256, `sub` = account id, `exp` required), ' +
-      'minted with `npm run admin -- tokens:create --account ID`.',
+      'minted with `npm run admin -- tokens:create --account ID`. With `daily=true`, each meter also has `daily`: its units per UTC day of the period, ' +
+      'from the usage ledger, net of refunds, every day from the period\'s first to today listed (0 where nothing was charged).',
     tags: ['Billing'],
     auth: 'token',
+    query: usageSummaryQuery,
+    params: { daily: '`true` adds each meter\'s `daily` list' },
     response: 'UsageSummary',
   },
+  ...keyRouteDocs,
   {
     method: 'get',
     path: '/v2/billing/portal',

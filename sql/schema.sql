@@ -503,7 +503,9 @@ CREATE TABLE public.api_keys (
     prefix text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     revoked_at timestamp with time zone,
-    last_used_at timestamp with time zone
+    last_used_at timestamp with time zone,
+    name text,
+    CONSTRAINT api_keys_name_length CHECK ((char_length(name) <= 100))
 );
 
 

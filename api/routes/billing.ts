@@ -6,12 +6,15 @@ import type { Db } from '../../sql/db.ts'
 import { addOnFeatures, meters } from '../../sql/meters.ts'
 import { usageSummary } from '../../sql/usage-summary.ts'
 import { keyed } from '../middleware/keyed.ts'
+import { usageSummaryQuery } from '../schemas/keys.ts'
+import { validate } from '../validate.ts'
 
 export function billingRoutes(db: Db) {
   const router = new Router({ prefix: '/v2/billing' })
 
   router.get('/usage/summary', keyed({ token: true }), async (ctx) => {
-    ctx.body = await usageSummary(db, ctx.state.account)
+    const { daily } = await validate(usageSummaryQuery, ctx.query, 'query')
+    ctx.body = await usageSummary(db, ctx.state.account, { daily: daily === 'true' })
   })
 
   // quota and feature errors point here; keyed, so it can say where the caller stands

@@ -318,9 +318,16 @@ const UsageMeter = record(
     overage_cents_per_unit: nullable({ type: 'number' }, 'Exact price of one overage unit in cents (0.15 = 1.50 per 1,000); meter mode only'),
     estimated_overage_cents: int('overage_used x overage_cents_per_unit, rounded up; 0 in block mode'),
     overage_currency: str('ISO 4217, lower case: usd'),
+    daily: {
+      type: 'array',
+      description: 'With `daily=true` only: units per UTC day of the period, oldest first, net of refunds',
+      items: record({ date: { type: 'string', format: 'date' }, used: int('Units charged that day') }),
+    },
   },
   { description: 'One meter in the current period' },
 )
+// daily is there only when asked for
+UsageMeter.required = (UsageMeter.required as string[]).filter((k) => k !== 'daily')
 
 const UsageSummary = record(
   {

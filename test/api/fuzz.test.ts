@@ -83,7 +83,11 @@ test.before(async (t) => {
     values (${app.accountId}, 'fuzz', 'search', '{}', '{"filters": {}}', '{job.new}', 'https://example.com/hook', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw') returning id::text`
   const [event] = await app.db.sql<{ id: string }[]>`
     insert into webhook_events (saved_search_id, account_id, type, job_ids, status) values (${saved.id}, ${app.accountId}, 'job.new', ${[job.id]}::bigint[], 'failed') returning id::text`
+  // a second key of the account, for DELETE /v2/keys/:key_id (the key in use cannot revoke itself)
+  const [spareKey] = await app.db.sql<{ id: string }[]>`
+    insert into api_keys (account_id, key_hash, prefix, name) values (${app.accountId}, 'fuzz-spare-key', 'jds_fuzz', 'fuzz') returning id::text`
   const real = {
+    key_id: spareKey.id,
     job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, resume_id: resume.id, file: 'swagger-ui.css', expires, signature, filename,
     saved_search_id: saved.id, event_id: event.id,
   }
@@ -126,7 +130,7 @@ test('the routes fuzzed are every route the app mounts', (t) => {
   t.deepEqual(t.context.routes.filter((r) => r.body).map((r) => r.path).sort(), [
     '/v2/embed', '/v2/jobs/contacts', '/v2/jobs/estimate', '/v2/jobs/expired-jobs/export', '/v2/jobs/export', '/v2/jobs/historical/export',
     '/v2/jobs/historical/search', '/v2/jobs/insights', '/v2/jobs/neural-search', '/v2/jobs/salary-benchmark', '/v2/jobs/search', '/v2/jobs/vsearch',
-    '/v2/platform/companies/:company_slug/insights', '/v2/platform/companies/search', '/v2/resumes', '/v2/resumes/embed',
+    '/v2/keys', '/v2/platform/companies/:company_slug/insights', '/v2/platform/companies/search', '/v2/resumes', '/v2/resumes/embed',
     '/v2/saved-searches', '/v2/saved-searches/:saved_search_id',
   ])
   t.true(t.context.routes.find((r) => r.path === '/v2/jobs/search' && r.method === 'GET')!.query.includes('geo_locations'))
@@ -415,6 +419,7 @@ const readyBodies = (real: Real): Record<string, unknown> => ({
   '/v2/jobs/salary-benchmark': { job_title: 'Backend Engineer' },
   '/v2/jobs/historical/search': { job_titles: ['engineer'] },
   '/v2/jobs/historical/export': { job_titles: ['engineer'], format: 'csv' },
+  '/v2/keys': { name: 'fuzz' },
   '/v2/saved-searches': { name: 'fuzz', kind: 'search', filters: {}, webhook: { url: 'https://hooks.example.com/fuzz' } },
 })
 
