@@ -19,7 +19,7 @@
  * connection, or cancelled the statement for a conflict with recovery is run again on
  * the primary, so clients see no error; the replica is skipped from then until a check
  * finds it well. A 404 on a replica is asked of the primary too: what a client has just
- * written (a job ingested a moment ago, a resume just stored) may not have reached the
+ * written (a job or company ingested a moment ago) may not have reached the
  * replica yet, and a miss costs one more lookup.
  */
 import type postgres from 'postgres'
@@ -37,7 +37,10 @@ export type ReplicaStatus = {
   reads: number
 }
 
-/** Where a process's reads run: run(f) calls f with a replica's pool or the primary's. */
+/**
+ * Where a process's reads run: run(f) calls f with a replica's pool or the primary's. f
+ * may be run twice (again on the primary when a replica fails it), so it only reads.
+ */
 export type Reads = {
   primary: Sql
   run<T>(f: (db: Sql) => Promise<T>): Promise<T>
@@ -48,16 +51,6 @@ export const primaryReads = (primary: Sql): Reads => ({ primary, run: (f) => f(p
 
 /** A route factory's argument: a bare pool reads from that pool. */
 export const readsOf = (db: Sql | Reads): Reads => (typeof db === 'function' ? primaryReads(db) : db)
-
-/**
- * A Koa-style handler that reads through `reads`: `handler(ctx, db)` is run again on the
- * primary when its replica fails it (Replicas.run), so it must only read, and set its
- * response only once it has everything.
- */
-export const onReplica = <C>(reads: Sql | Reads, handler: (ctx: C, db: Sql) => Promise<void>) => {
-  const r = readsOf(reads)
-  return (ctx: C) => r.run((db) => handler(ctx, db))
-}
 
 /** Errors after which the replica is skipped until a check finds it well. */
 const CONNECTION_ERRORS = new Set([
