@@ -108,6 +108,7 @@ export function loadSignal({ api = {}, statements, runQueue }: { api?: ApiLoad; 
       } catch {
         return 'the load could not be read'
       }
+      // NaN, a line that did not parse, counts as load like a read that failed
       if (!(waiting <= 0)) return "threads waiting for the machine's cores"
     }
     return null
