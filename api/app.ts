@@ -23,6 +23,7 @@ import { jwtSecretSource } from './middleware/jwt.ts'
 import { requestLog } from './middleware/request-log.ts'
 import { recordKeyUse } from './middleware/key-use.ts'
 import { keyRoutes } from './routes/keys.ts'
+import { consoleRoutes } from './routes/console.ts'
 import { companyRoutes } from './routes/companies.ts'
 import { contactRoutes } from './routes/contacts.ts'
 import { companySearchRoutes } from './routes/company-search.ts'
@@ -101,7 +102,7 @@ export function buildApp({ sql, config, log, readiness = { ready: true }, admiss
   // (tasks, resumes, saved searches, usage), stays on `sql` (docs/scaling.md)
   // routes under /v2/jobs/ with a fixed name come before jobRoutes' /v2/jobs/:job_id
   const routers = [
-    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(reads), vectorSearchRoutes(reads, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(reads), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(reads, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql, reads), companySearchRoutes(reads), companyRoutes(reads), taskRoutes(sql), billingRoutes(sql), keyRoutes(sql), embedRoutes(embedder), resumes, eventRoutes(sql), savedSearchRoutes(sql, embedder, config.webhooks), docsRoutes(),
+    healthRoutes(readiness, sql), referenceRoutes(), searchRoutes(reads), vectorSearchRoutes(reads, embedder), exportRoutes(sql, boss, config.tasks), salaryBenchmarkRoutes(sql, boss, config.tasks), insightsRoutes(reads), expiredJobsRoutes(sql, boss, config.tasks), historicalRoutes(reads, boss, config.tasks), contactRoutes(sql), jobRoutes(admissionSql, reads), companySearchRoutes(reads), companyRoutes(reads), taskRoutes(sql), billingRoutes(sql), keyRoutes(sql), embedRoutes(embedder), resumes, eventRoutes(sql), savedSearchRoutes(sql, embedder, config.webhooks), docsRoutes(), consoleRoutes(),
     downloadRoutes(sql, store, signingKeySource(sql, config.files.signingSecret)),
   ]
   for (const router of routers) app.use(router.routes()).use(router.allowedMethods())

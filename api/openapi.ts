@@ -32,7 +32,7 @@ import { companySearchRouteDocs } from './openapi-companies.ts'
 import { marketRouteDocs, marketSchemas } from './openapi-market.ts'
 import { historicalRouteDocs } from './openapi-historical.ts'
 import { savedSearchRouteDocs } from './openapi-saved-searches.ts'
-import { keyRouteDocs } from './openapi-keys.ts'
+import { consoleRouteDocs, keyRouteDocs } from './openapi-keys.ts'
 import { usageSummaryQuery } from './schemas/keys.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
@@ -584,6 +584,7 @@ export const routeDocs: RouteDoc[] = [
   ...marketRouteDocs,
   ...historicalRouteDocs,
   ...savedSearchRouteDocs,
+  ...consoleRouteDocs,
 
   // Tasks
   {

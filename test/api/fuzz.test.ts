@@ -87,7 +87,7 @@ test.before(async (t) => {
   const [spareKey] = await app.db.sql<{ id: string }[]>`
     insert into api_keys (account_id, key_hash, prefix, name) values (${app.accountId}, 'fuzz-spare-key', 'jds_fuzz', 'fuzz') returning id::text`
   const real = {
-    key_id: spareKey.id,
+    key_id: spareKey.id, console_file: 'console.js',
     job_id: job.id, company_slug: job.slug, job_slug: job.job_slug, task_id: task.id, resume_id: resume.id, file: 'swagger-ui.css', expires, signature, filename,
     saved_search_id: saved.id, event_id: event.id,
   }

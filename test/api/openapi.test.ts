@@ -101,7 +101,7 @@ function resolve<T>(doc: unknown, node: T): T {
   return out as T
 }
 
-const publicPaths = ['/healthz', '/readyz', '/metrics', '/v2/openapi.json', '/docs', '/docs/{file}', '/v2/jobs/data/categories', '/v2/jobs/data/industries', '/v2/jobs/data/subindustries', '/v2/downloads/{task_id}/{expires}/{signature}/{filename}']
+const publicPaths = ['/healthz', '/readyz', '/metrics', '/v2/openapi.json', '/docs', '/docs/{file}', '/console', '/console/{console_file}', '/v2/jobs/data/categories', '/v2/jobs/data/industries', '/v2/jobs/data/subindustries', '/v2/downloads/{task_id}/{expires}/{signature}/{filename}']
 
 test('security, statuses and 401 examples follow each route\'s auth kind', (t) => {
   const { doc } = t.context

@@ -1,0 +1,138 @@
+/**
+ * Search playground: job search's filters as a form and as JSON, lexical, vector and
+ * hybrid (neural) results side by side with rank and score, the units charged, "copy as
+ * curl", and an export of the same filters.
+ */
+import { api, ApiError, rememberTask, type Answer } from '../api.ts'
+import { copy, field, fmt, h, notice, render } from '../dom.ts'
+import type { PageContext } from '../main.ts'
+
+type Job = { _id: string; job_title: string; company_name?: string; company?: { name?: string }; location_raw?: string | null; score?: number; vector_score?: number; meta?: Record<string, unknown> }
+type Page = { jobs: Job[]; total_count: number }
+
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean)
+const LOCATION_TYPES = ['Remote', 'Hybrid', 'On-site']
+
+type Mode = { key: 'lexical' | 'vsearch' | 'neural'; title: string; path: string; body: (f: Record<string, unknown>, query: string, limit: number) => Record<string, unknown> }
+const modes: Mode[] = [
+  { key: 'lexical', title: 'Lexical (search)', path: '/v2/jobs/search', body: (f, _q, limit) => ({ ...f, limit }) },
+  { key: 'vsearch', title: 'Vector (vsearch)', path: '/v2/jobs/vsearch', body: (_f, query, limit) => ({ search_type: 'summary', query, limit }) },
+  { key: 'neural', title: 'Hybrid (neural-search)', path: '/v2/jobs/neural-search', body: (f, query, limit) => ({ vector: { query }, lexical: f, limit }) },
+]
+
+const curlOf = (path: string, body: unknown) =>
+  `curl -s -H "x-api-key: $JDS_API_KEY" -H 'content-type: application/json' \\\n  -d '${JSON.stringify(body).replace(/'/g, `'\\''`)}' ${location.origin}${path}`
+
+function scoreOf(mode: Mode['key'], j: Job) {
+  const m = (j.meta ?? {}) as Record<string, number | null>
+  if (mode === 'lexical') return `score ${m.score ?? '—'}`
+  if (mode === 'vsearch') return `score ${j.score?.toFixed(3) ?? '—'}`
+  return `fused ${m.fused_score?.toFixed(4) ?? '—'} · vector #${m.vector_rank ?? '—'} · text #${m.text_rank ?? '—'}`
+}
+
+export function searchPage(el: HTMLElement, { session, go }: PageContext) {
+  const titles = h('input', { type: 'text', value: 'engineer', autocomplete: 'off' })
+  const keywords = h('input', { type: 'text', autocomplete: 'off' })
+  const places = h('input', { type: 'text', autocomplete: 'off' })
+  const locType = h('select', null, h('option', { value: '' }, 'Any'), LOCATION_TYPES.map((t) => h('option', { value: t }, t)))
+  const days = h('input', { type: 'number', min: 1, max: 3650, inputmode: 'numeric' })
+  const limit = h('input', { type: 'number', min: 1, max: 100, value: 5, inputmode: 'numeric' })
+  const query = h('input', { type: 'text', autocomplete: 'off', placeholder: 'defaults to the titles and keywords' })
+  const json = h('textarea', { rows: 8, spellcheck: 'false', class: 'code' })
+  const status = h('div', { 'aria-live': 'polite' })
+  const results = h('div', { class: 'columns', 'aria-live': 'polite' })
+
+  const fromForm = (): Record<string, unknown> => {
+    const f: Record<string, unknown> = {}
+    if (list(titles.value).length) f.job_titles = list(titles.value)
+    if (list(keywords.value).length) f.keywords = list(keywords.value)
+    if (places.value.trim()) f.geo_locations = places.value.split(';').map((p) => p.trim()).filter(Boolean).map((p) => {
+      const [city, region, country] = p.split(',').map((x) => x.trim())
+      return country ? { city, region, country } : region ? { city, country: region } : { country: city }
+    })
+    if (locType.value) f.location_types = [locType.value]
+    if (days.value) f.days_ago = Number(days.value)
+    return f
+  }
+  const sync = () => (json.value = JSON.stringify(fromForm(), null, 2))
+  for (const c of [titles, keywords, places, locType, days]) c.addEventListener('input', sync)
+  sync()
+
+  const filters = (): Record<string, unknown> => {
+    const parsed = JSON.parse(json.value || '{}')
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('the filters JSON must be an object')
+    return parsed
+  }
+  const vectorQuery = () => query.value.trim() || [...list(titles.value), ...list(keywords.value)].join(' ') || 'software engineer'
+
+  async function run(e: Event) {
+    e.preventDefault()
+    let f: Record<string, unknown>
+    try {
+      f = filters()
+    } catch (err) {
+      return render(status, notice('error', `Filters JSON: ${(err as Error).message}`))
+    }
+    const n = Math.min(100, Math.max(1, Number(limit.value) || 5))
+    render(status, notice('info', 'Searching in three modes…'))
+    const columns = modes.map((m) => {
+      const body = m.body(f, vectorQuery(), n)
+      const out = h('section', { class: 'card result', 'data-mode': m.key, 'aria-busy': 'true' }, h('h2', null, m.title), h('p', { class: 'hint' }, 'Running…'))
+      const done = api<Page>(session, 'POST', m.path, body).then(
+        (a: Answer<Page>) => {
+          const copyText = h('textarea', { readonly: true, rows: 4, class: 'code', 'aria-label': `${m.title} as curl` }, curlOf(m.path, body))
+          const copied = h('span', { 'aria-live': 'polite' })
+          render(out, h('h2', null, m.title),
+            h('p', { class: 'meta' }, `${fmt(a.body.total_count)} matches · charged ${fmt(a.body.jobs.length)} units`,
+              a.headers.get('platform-usage-total-used') ? ` · meter at ${fmt(Number(a.headers.get('platform-usage-total-used')))}` : ''),
+            h('ol', { class: 'jobs' }, a.body.jobs.map((j, i) => h('li', { value: Number((j.meta as { position?: number })?.position ?? i + 1) },
+              h('strong', null, j.job_title), ' — ', j.company?.name ?? j.company_name ?? '', h('br'),
+              h('small', null, `#${(j.meta as { position?: number })?.position ?? i + 1} · ${scoreOf(m.key, j)}`)))),
+            h('details', null, h('summary', null, 'Copy as curl'), copyText,
+              h('button', { type: 'button', class: 'secondary', onclick: async () => (copied.textContent = (await copy(copyText.value, copyText)) ? 'Copied.' : 'Selected: press Ctrl+C.') }, 'Copy'), copied),
+          )
+          out.setAttribute('aria-busy', 'false')
+        },
+        (err) => {
+          render(out, h('h2', null, m.title), notice('error', err instanceof ApiError ? err.message : String(err)))
+          out.setAttribute('aria-busy', 'false')
+        },
+      )
+      return { out, done }
+    })
+    render(results, columns.map((c) => c.out))
+    await Promise.all(columns.map((c) => c.done))
+    render(status, notice('ok', 'Done: lexical, vector and hybrid results below.'))
+  }
+
+  async function exportCsv() {
+    try {
+      const { body } = await api<{ id: string }>(session, 'POST', '/v2/jobs/export', { search: { ...filters(), limit: Math.min(5000, Number(limit.value) || 5) }, format: 'csv' })
+      rememberTask(body.id)
+      go('#/tasks')
+    } catch (err) {
+      render(status, notice('error', err instanceof ApiError ? err.message : `Filters JSON: ${(err as Error).message}`))
+    }
+  }
+
+  el.append(
+    h('form', { class: 'card', onsubmit: run },
+      h('div', { class: 'grid' },
+        field('Job titles (comma-separated)', titles),
+        field('Keywords (comma-separated)', keywords),
+        field('Places (city, region, country; separate places with ;)', places),
+        field('Location type', locType),
+        field('Posted within (days)', days),
+        field('Results per mode', limit),
+        field('Vector query (vsearch, neural-search)', query),
+      ),
+      field('Filters as JSON (POST /v2/jobs/search body; edit freely)', json),
+      h('div', { class: 'row' },
+        h('button', { type: 'submit' }, 'Search all three'),
+        h('button', { type: 'button', class: 'secondary', onclick: exportCsv }, 'Export these filters as CSV'),
+      ),
+    ),
+    status,
+    results,
+  )
+}
