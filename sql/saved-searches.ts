@@ -205,13 +205,27 @@ export async function recordExpiredForMatching(db: Db, expiredAt: Date) {
 
 export type InboxRow = { id: string; type: InboxType; job_ids: string[] }
 
-/** Claims up to `n` inbox rows, oldest first, for the caller's transaction: deleted when it commits. */
+/**
+ * Claims up to `n` inbox rows of the oldest row's type, oldest first, for the caller's
+ * transaction: deleted when it commits.
+ */
 export async function claimInbox(db: Db, n: number) {
   return db<InboxRow[]>`
     delete from saved_search_inbox where id in (
-      select id from saved_search_inbox order by id limit ${n} for update skip locked
+      select id from saved_search_inbox
+      where type = (select type from saved_search_inbox order by id limit 1)
+      order by id limit ${n} for update skip locked
     )
     returning id::text, type, job_ids::text[]`
+}
+
+/** How long ago the newest and the oldest inbox rows were written, ms; null when the inbox is empty. */
+export async function inboxAges(db: Db) {
+  const [row] = await db<{ newest_ms: number | null; oldest_ms: number | null }[]>`
+    select (extract(epoch from now() - max(created_at)) * 1000)::float8 as newest_ms,
+      (extract(epoch from now() - min(created_at)) * 1000)::float8 as oldest_ms
+    from saved_search_inbox`
+  return row
 }
 
 type Matcher = Pick<SavedSearchRow, 'id' | 'account_id' | 'kind' | 'compiled' | 'min_similarity' | 'embedding_model'>
