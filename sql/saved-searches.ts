@@ -318,22 +318,22 @@ export type ClaimedEvent = {
 }
 
 /**
- * Claims up to `n` events due now, each the head of its endpoint's queue (the oldest
- * event not delivered or given up of the active searches that send to one URL), with a
- * lease of `leaseSeconds`: one delivery at a time per endpoint, in event order, however
- * many searches share it. The update's own condition decides between two workers that
- * picked the same head.
+ * Claims up to `n` events due now, each the head of its search's queue (its oldest event
+ * not delivered or given up) while the search is active, with a lease of `leaseSeconds`:
+ * one delivery at a time per search, in event order. The update's own condition decides
+ * between two workers that picked the same head.
  */
 export async function claimDueEvents(db: Db, n: number, leaseSeconds: number): Promise<ClaimedEvent[]> {
   return db<ClaimedEvent[]>`
     with heads as (
-      select distinct on (s.webhook_url) e.id, e.next_attempt_at, e.lease_until
+      select distinct on (e.saved_search_id) e.id, e.next_attempt_at, e.lease_until
       from webhook_events e
-      join saved_searches s on s.id = e.saved_search_id and s.status = 'active'
       where e.status in ('pending', 'held_quota')
-      order by s.webhook_url, e.id
+      order by e.saved_search_id, e.id
     ), due as (
       select h.id from heads h
+      join webhook_events e on e.id = h.id
+      join saved_searches s on s.id = e.saved_search_id and s.status = 'active'
       where h.next_attempt_at <= now() and (h.lease_until is null or h.lease_until < now())
       order by h.next_attempt_at
       limit ${n}
