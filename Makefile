@@ -1,6 +1,6 @@
 # Every target works on a fresh clone: `make run` installs what it needs first.
 SHELL := /bin/bash
-.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench eval-resumes eval-fields lint install schema
+.PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench eval-resumes eval-fields lint install schema browser console-screenshots
 
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -17,6 +17,14 @@ test: node_modules
 	npx tsc --noEmit
 	npx ava
 	@if [ -n "$$TEST_DATABASE_URL" ]; then echo "make test: again on the embedded database"; env -u TEST_DATABASE_URL npx ava; fi
+
+## Debian's Chromium, for the console's browser tests (test/console/browser.test.ts skips without it)
+browser:
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || { $(if $(filter 0,$(shell id -u)),,sudo) apt-get update && $(if $(filter 0,$(shell id -u)),,sudo) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+
+## Refresh the console's screenshots in docs/console from a browser test run
+console-screenshots: node_modules
+	CONSOLE_SCREENSHOTS=docs/console npx ava test/console/browser.test.ts
 
 ## Make the machine's Postgres usable for tests (installs pgvector if missing; lets 127.0.0.1 connect for replication, for the replica tests)
 pg:

@@ -13,11 +13,12 @@ import { gzipSync } from 'node:zlib'
 
 const here = dirname(fileURLToPath(import.meta.url))
 export const distDir = join(here, 'dist')
+export const srcDir = join(here, 'src')
 
 /** The built files by name. */
 export async function buildConsole(): Promise<Map<string, Buffer>> {
   const result = await build({
-    entryPoints: [join(here, 'src', 'main.ts')],
+    entryPoints: [join(srcDir, 'main.ts')],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -26,7 +27,7 @@ export async function buildConsole(): Promise<Map<string, Buffer>> {
     legalComments: 'none',
     logLevel: 'silent',
   })
-  const css = await build({ entryPoints: [join(here, 'src', 'console.css')], bundle: true, minify: true, write: false, logLevel: 'silent' })
+  const css = await build({ entryPoints: [join(srcDir, 'console.css')], bundle: true, minify: true, write: false, logLevel: 'silent' })
   return new Map([
     ['console.js', Buffer.from(result.outputFiles[0].contents)],
     ['console.css', Buffer.from(css.outputFiles[0].contents)],

@@ -6,9 +6,9 @@
  */
 import Router from '@koa/router'
 import { createHash } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { buildConsole, distDir } from '../console/build.ts'
+import { buildConsole, distDir, srcDir } from '../console/build.ts'
 
 const FILES = { 'console.js': 'text/javascript; charset=utf-8', 'console.css': 'text/css; charset=utf-8' } as const
 type Name = keyof typeof FILES
@@ -16,12 +16,19 @@ type Asset = { bytes: Buffer; etag: string }
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
+/** dist holds every file, none older than a source file (a source edited since the build is built again, in memory). */
+function distIsCurrent() {
+  if (!Object.keys(FILES).every((n) => existsSync(join(distDir, n)))) return false
+  const built = Math.min(...Object.keys(FILES).map((n) => statSync(join(distDir, n)).mtimeMs))
+  const sources = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).map((f) => statSync(join(srcDir, f)).mtimeMs)
+  return Math.max(...sources) <= built
+}
+
 let loading: Promise<Map<string, Asset>> | undefined
-/** The built files, read once from dist, or built now if dist lacks one. */
+/** The built files, read once from dist, or built now if dist is missing or older than the sources. */
 function assets() {
   loading ??= (async () => {
-    const onDisk = Object.keys(FILES).every((n) => existsSync(join(distDir, n)))
-    const files = onDisk ? new Map(Object.keys(FILES).map((n) => [n, readFileSync(join(distDir, n))])) : await buildConsole()
+    const files = distIsCurrent() ? new Map(Object.keys(FILES).map((n) => [n, readFileSync(join(distDir, n))])) : await buildConsole()
     return new Map([...files].map(([n, bytes]) => [n, { bytes, etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 22)}"` }]))
   })()
   loading.catch(() => (loading = undefined))

@@ -38,8 +38,8 @@ export async function keysPage(el: HTMLElement, { session }: PageContext) {
     if (!window.confirm(`Revoke key “${k.name ?? k.prefix}” (${k.prefix}…)? Calls with it will be refused at once.`)) return
     try {
       await api(session, 'DELETE', `/v2/keys/${encodeURIComponent(k.id)}`)
-      render(status, notice('ok', `Key ${k.prefix}… revoked.`))
       await load()
+      render(status, notice('ok', `Key ${k.prefix}… revoked.`))
     } catch (err) {
       render(status, notice('error', err instanceof ApiError ? err.message : String(err)))
     }

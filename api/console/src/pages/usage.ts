@@ -80,4 +80,5 @@ export async function usagePage(el: HTMLElement, { session }: PageContext) {
     )),
     h('p', { class: 'hint', id: 'usage-timing' }, `1 API call, ${Math.round(performance.now() - t0)} ms.`),
   )
+  performance.mark('jds:usage-shown')
 }
