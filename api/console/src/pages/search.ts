@@ -25,7 +25,7 @@ const curlOf = (path: string, body: unknown) =>
 
 function scoreOf(mode: Mode['key'], j: Job) {
   const m = (j.meta ?? {}) as Record<string, number | null>
-  if (mode === 'lexical') return `score ${m.score ?? '—'}`
+  if (mode === 'lexical') return `score ${typeof m.score === 'number' ? m.score.toFixed(3) : '—'}`
   if (mode === 'vsearch') return `score ${j.score?.toFixed(3) ?? '—'}`
   return `fused ${m.fused_score?.toFixed(4) ?? '—'} · vector #${m.vector_rank ?? '—'} · text #${m.text_rank ?? '—'}`
 }
