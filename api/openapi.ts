@@ -34,6 +34,7 @@ import { historicalRouteDocs } from './openapi-historical.ts'
 import { savedSearchRouteDocs } from './openapi-saved-searches.ts'
 import { consoleRouteDocs, keyRouteDocs } from './openapi-keys.ts'
 import { usageSummaryQuery } from './schemas/keys.ts'
+import { taskListQuery } from './schemas/tasks.ts'
 import { ref, responseSchemas, type JsonSchema, type JsonType, type SchemaName } from './schemas/responses.ts'
 import { DEFAULT_FEED_LIMIT, expiredExportBody, expiredFeedQuery, FEED_DEPTH, MAX_FEED_LIMIT } from './schemas/expired-jobs.ts'
 
@@ -587,6 +588,22 @@ export const routeDocs: RouteDoc[] = [
   ...consoleRouteDocs,
 
   // Tasks
+  {
+    method: 'get',
+    path: '/v2/tasks',
+    summary: 'List tasks',
+    description: 'The calling account\'s tasks (exports and salary benchmarks), newest first, optionally of one `type`. `limit` 1 to 100 (default 20); page × limit at most 10,000.',
+    tags: ['Tasks'],
+    auth: 'key',
+    query: taskListQuery,
+    params: { page: 'Page number, from 1', limit: 'Tasks per page, 1 to 100', type: 'Only tasks of this type' },
+    response: {
+      type: 'object',
+      properties: { tasks: { type: 'array', items: ref('Task') }, total_count: { type: 'integer' }, page: { type: 'integer' }, limit: { type: 'integer' }, total_pages: { type: 'integer' } },
+      required: ['tasks', 'total_count', 'page', 'limit', 'total_pages'],
+      additionalProperties: false,
+    },
+  },
   {
     method: 'get',
     path: '/v2/tasks/:task_id',

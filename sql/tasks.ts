@@ -50,6 +50,23 @@ export async function findTask(db: Db, accountId: string, id: string) {
   return task ?? null
 }
 
+/** The account's tasks, newest first (tasks_account_idx), with their number; optionally of one type. */
+export async function listTasks(db: Db, accountId: string, { type, offset, limit }: { type?: string; offset: number; limit: number }) {
+  const rows = await db<(Task & { total: number })[]>`
+    select ${taskRecord(db)}, count(*) over ()::int as total from tasks
+    where account_id = ${accountId} ${type ? db`and type = ${type}` : db``}
+    order by created_at desc, id desc
+    offset ${offset} limit ${limit}`
+  const total = rows[0]?.total ?? (offset > 0 ? (await countTasks(db, accountId, type)) : 0)
+  return { rows: rows.map(({ total: _, ...t }) => t), total }
+}
+
+async function countTasks(db: Db, accountId: string, type?: string) {
+  const [{ n }] = await db<{ n: number }[]>`
+    select count(*)::int as n from tasks where account_id = ${accountId} ${type ? db`and type = ${type}` : db``}`
+  return n
+}
+
 /** What creating the task charged, for the refund if it fails. */
 export type TaskCharge = { meter: Meter; units: number; periodStart: Date }
 

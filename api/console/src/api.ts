@@ -63,7 +63,7 @@ export async function api<T = any>(session: Session, method: string, path: strin
   return { status: res.status, headers: res.headers, body: parsed as T }
 }
 
-/** Task ids this tab started, newest first (there is no task listing in the API). */
+/** Task ids looked up by hand in this tab, newest first: shown beside GET /v2/tasks's latest page. */
 const TASKS = 'jds.console.tasks'
 export const rememberedTasks = (): string[] => JSON.parse(sessionStorage.getItem(TASKS) ?? '[]')
 export function rememberTask(id: string) {

@@ -3,7 +3,7 @@
  * hybrid (neural) results side by side with rank and score, the units charged, "copy as
  * curl", and an export of the same filters.
  */
-import { api, ApiError, rememberTask, type Answer } from '../api.ts'
+import { api, ApiError, type Answer } from '../api.ts'
 import { copy, field, fmt, h, notice, render } from '../dom.ts'
 import type { PageContext } from '../main.ts'
 
@@ -107,8 +107,7 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
 
   async function exportCsv() {
     try {
-      const { body } = await api<{ id: string }>(session, 'POST', '/v2/jobs/export', { search: { ...filters(), limit: Math.min(5000, Number(limit.value) || 5) }, format: 'csv' })
-      rememberTask(body.id)
+      await api<{ id: string }>(session, 'POST', '/v2/jobs/export', { search: { ...filters(), limit: Math.min(5000, Number(limit.value) || 5) }, format: 'csv' })
       go('#/tasks')
     } catch (err) {
       render(status, notice('error', err instanceof ApiError ? err.message : `Filters JSON: ${(err as Error).message}`))

@@ -1,7 +1,7 @@
 /**
- * Tasks & downloads: the exports and salary benchmarks this tab started (the API has
- * no task listing), or any task looked up by id, with state, progress, the download
- * link and its expiry; polled while any is running.
+ * Tasks & downloads: the account's exports and salary benchmarks (GET /v2/tasks), newest
+ * first, and any task looked up by id, with state, progress, the download link and its
+ * expiry; polled while any is running.
  */
 import { api, ApiError, rememberedTasks, rememberTask } from '../api.ts'
 import { field, fmt, h, notice, render, when } from '../dom.ts'
@@ -36,10 +36,18 @@ export async function tasksPage(el: HTMLElement, { session, signal }: PageContex
   }
 
   async function refresh() {
-    const ids = rememberedTasks()
-    if (!ids.length) return render(rows, h('p', null, 'No tasks in this tab yet: start an export from the search playground, a salary benchmark below, or look a task up by id.'))
-    const tasks = await Promise.all(ids.map((id) => api<Task>(session, 'GET', `/v2/tasks/${id}`).then((a) => a.body, (err) => ({ id, err: err as ApiError }))))
-    render(rows, tasks.map((t) => ('err' in t ? h('section', { class: 'card' }, h('code', null, t.id), notice('error', t.err.message)) : card(t))))
+    // ids looked up by hand first (they may be older than the first page), then the account's latest
+    const looked = rememberedTasks()
+    const [{ body: page }, extra] = await Promise.all([
+      api<{ tasks: Task[]; total_count: number }>(session, 'GET', '/v2/tasks?limit=20'),
+      Promise.all(looked.map((id) => api<Task>(session, 'GET', `/v2/tasks/${encodeURIComponent(id)}`).then((a) => a.body, (err) => ({ id, err: err as ApiError })))),
+    ])
+    const listed = new Set(page.tasks.map((t) => t.id))
+    const tasks: (Task | { id: string; err: ApiError })[] = [...extra.filter((t) => !listed.has(t.id)), ...page.tasks]
+    if (!tasks.length) return render(rows, h('p', null, 'No tasks yet: start an export from the search playground or a salary benchmark above.'))
+    render(rows,
+      h('p', { class: 'hint' }, `${fmt(page.total_count)} tasks in all; the latest 20 are shown.`),
+      tasks.map((t) => ('err' in t ? h('section', { class: 'card' }, h('code', null, t.id), notice('error', t.err.message)) : card(t))))
     if (tasks.some((t) => !('err' in t) && (t.state === 'queued' || t.state === 'processing')) && !signal.aborted) setTimeout(() => !signal.aborted && refresh().catch(() => {}), 1500)
   }
 
@@ -54,8 +62,7 @@ export async function tasksPage(el: HTMLElement, { session, signal }: PageContex
       h('form', { class: 'card inline', onsubmit: async (e: Event) => {
         e.preventDefault()
         try {
-          const { body } = await api<Task>(session, 'POST', '/v2/jobs/salary-benchmark', { job_title: title.value })
-          rememberTask(body.id)
+          await api<Task>(session, 'POST', '/v2/jobs/salary-benchmark', { job_title: title.value })
           render(status)
           await refresh()
         } catch (err) {
