@@ -17,10 +17,12 @@ import type { Config } from '../sql/config.ts'
 import type { Sql } from '../sql/db.ts'
 import { chargeUnits, listMeterStates } from '../sql/meters.ts'
 import { accountPeriod } from '../sql/periods.ts'
+import { ingestInProgress } from '../sql/postings.ts'
 import {
   claimDueEvents, disableSavedSearch, findJobRecords, markCharged, markDelivered, markFailed, markHeld, type ClaimedEvent,
 } from '../sql/saved-searches.ts'
 import type { Mailer } from './notify.ts'
+import { MAX_WAIT_MS } from './saved-searches-match.ts'
 import { sendWebhook } from './webhooks/send.ts'
 
 export type DeliverDeps = { sql: Sql; log: Logger; config: Config['webhooks']; mailer: Mailer | null; publicUrl: string }
@@ -103,7 +105,9 @@ async function disable(d: DeliverDeps, e: ClaimedEvent, reason: string) {
 
 /** Claims the events due (up to `n`) and delivers them side by side; returns how many it claimed. */
 export async function deliverDue(d: DeliverDeps, n: number) {
-  const claimed = await claimDueEvents(d.sql, n, d.config.leaseSeconds)
+  // while an ingest runs, only what has waited MAX_WAIT_MS goes: the ingest keeps the cores
+  const waited = (await ingestInProgress(d.sql)) ? MAX_WAIT_MS / 1000 : 0
+  const claimed = await claimDueEvents(d.sql, n, d.config.leaseSeconds, waited)
   await Promise.all(
     claimed.map((e) =>
       deliver(d, e).catch((err: Error) => {

@@ -238,6 +238,16 @@ export async function insertIngestRun(db: Db, source: string, startedAt: Date) {
   return run.id
 }
 
+/**
+ * Whether an ingest is writing now: a run started and not finished. A run whose process
+ * died is never finished; after an hour it no longer counts.
+ */
+export async function ingestInProgress(db: Db) {
+  const [row] = await db<{ running: boolean }[]>`
+    select exists (select 1 from ingest_runs where finished_at is null and started_at > now() - interval '1 hour') as running`
+  return row.running
+}
+
 export async function finishIngestRun(db: Db, id: string, counts: RunCounts) {
   await db`
     update ingest_runs set ${db(counts, 'read', 'inserted', 'updated', 'duplicates', 'unchanged', 'rejected', 'expired_on_arrival')}, finished_at = now()

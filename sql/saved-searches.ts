@@ -318,12 +318,13 @@ export type ClaimedEvent = {
 }
 
 /**
- * Claims up to `n` events due now, each the head of its search's queue (its oldest event
- * not delivered or given up) while the search is active, with a lease of `leaseSeconds`:
- * one delivery at a time per search, in event order. The update's own condition decides
- * between two workers that picked the same head.
+ * Claims up to `n` events due now (due for `dueForSeconds` already, while an ingest keeps
+ * the machine busy), each the head of its search's queue (its oldest event not delivered
+ * or given up) while the search is active, with a lease of `leaseSeconds`: one delivery
+ * at a time per search, in event order. The update's own condition decides between two
+ * workers that picked the same head.
  */
-export async function claimDueEvents(db: Db, n: number, leaseSeconds: number): Promise<ClaimedEvent[]> {
+export async function claimDueEvents(db: Db, n: number, leaseSeconds: number, dueForSeconds = 0): Promise<ClaimedEvent[]> {
   return db<ClaimedEvent[]>`
     with heads as (
       select distinct on (e.saved_search_id) e.id, e.next_attempt_at, e.lease_until
@@ -334,7 +335,7 @@ export async function claimDueEvents(db: Db, n: number, leaseSeconds: number): P
       select h.id from heads h
       join webhook_events e on e.id = h.id
       join saved_searches s on s.id = e.saved_search_id and s.status = 'active'
-      where h.next_attempt_at <= now() and (h.lease_until is null or h.lease_until < now())
+      where h.next_attempt_at <= now() - make_interval(secs => ${dueForSeconds}) and (h.lease_until is null or h.lease_until < now())
       order by h.next_attempt_at
       limit ${n}
     ), claimed as (

@@ -117,7 +117,7 @@ const times: Record<'none' | 'with', number[]> = { none: [], with: [] }
 for (let round = 0; round < rounds; round++) {
   for (const kind of ['none', 'with'] as const) {
     const db = await freshDatabase(`jds_bench_webhooks_${kind}`)
-    if (kind === 'with') await saveSearches(db.sql, 1000, rx.url, 'paused')
+    if (kind === 'with') await saveSearches(db.sql, 1000, rx.url, 'active')
     const workerSql = connect(new URL(`/jds_bench_webhooks_${kind}`, serverUrl).toString(), 4)
     const workers = startWebhookWorkers({ sql: workerSql, log, config, mailer: null, publicUrl: 'http://localhost' })
     const s = await ingest(db.sql, items(), { source: 'bench' })
