@@ -53,7 +53,7 @@ export async function keysPage(el: HTMLElement, { session }: PageContext) {
       h('tbody', null, body.keys.map((k) => {
         const mine = session.secret.startsWith(k.prefix)
         return h('tr', { 'data-key-id': k.id },
-          h('td', null, k.name ?? h('em', null, 'unnamed'), mine ? h('span', { class: 'badge' }, 'this session') : null),
+          h('td', null, k.name ?? h('em', null, 'unnamed'), mine ? h('span', { class: 'badge' }, 'in use') : null),
           h('td', null, h('code', null, `${k.prefix}…`)),
           h('td', null, when(k.created_at)),
           h('td', null, when(k.last_used_at)),
