@@ -263,3 +263,31 @@ serial('measured: first paint and time to interactive on the local server', asyn
   t.truthy(m.fcp)
   t.truthy(m.dataShown)
 })
+
+serial("the playground's form holds job search's filters, and its JSON is the body search is sent", async (t) => {
+  const { page, base } = t.context
+  await page.goto(`${base}/console#/search`)
+  await page.getByLabel('Job titles (comma-separated)').fill('engineer')
+  await page.getByText('More filters').click()
+  await page.getByLabel('Salary from').fill('1000')
+  await page.getByLabel('Currency (3 letters)').fill('usd')
+  await page.getByLabel('Company keywords (comma-separated)').fill('acme, globex')
+  await page.getByLabel('Senior').check()
+  await page.getByLabel('Full Time', { exact: true }).check()
+  await page.getByLabel('Remote').check()
+  await page.getByLabel('Also jobs without a stated salary').check()
+  await page.getByLabel('Sort by').selectOption('date_posted')
+  const json = JSON.parse(await page.getByLabel('Filters as JSON (POST /v2/jobs/search body; edit freely)').inputValue())
+  t.deepEqual(json, {
+    job_titles: ['engineer'], location_types: ['Remote'], company_keywords: ['acme', 'globex'], sort_by: 'date_posted', currency: 'USD',
+    salary: { min: 1000, max: null }, experience: ['Senior'], job_types: ['Full Time'], include_no_salary: 'true',
+  })
+  const sent = page.waitForRequest((r) => r.url().endsWith('/v2/jobs/search') && r.method() === 'POST')
+  await page.getByRole('button', { name: 'Search all three' }).click()
+  const { limit, ...body } = (await sent).postDataJSON()
+  t.deepEqual(body, json)
+  t.is(typeof limit, 'number')
+  const lexical = page.locator('section[data-mode="lexical"][aria-busy="false"]')
+  await lexical.waitFor({ timeout: 60_000 })
+  t.is(await lexical.locator('.notice.error').count(), 0, await lexical.innerText())
+})

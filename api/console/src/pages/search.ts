@@ -11,7 +11,23 @@ type Job = { _id: string; job_title: string; company_name?: string; company?: { 
 type Page = { jobs: Job[]; total_count: number }
 
 const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean)
-const LOCATION_TYPES = ['Remote', 'Hybrid', 'On-site']
+const LOCATION_TYPES = ['Remote', 'Hybrid', 'In-Person', 'On-site']
+const EXPERIENCE = ['Entry', 'Junior', 'Mid', 'Senior', 'Executive']
+const JOB_TYPES = ['Full Time', 'Part Time', 'Contract', 'Contract / Temporary', 'Internship']
+const COMPANY_SIZES = ['1-10', '11-50', '51-200', '201-500', '501-1000', '1001-5000', '5001-10000', '10000+']
+
+/** A labelled group of checkboxes; its value is the list of those ticked. */
+function checks(legend: string, options: string[]) {
+  const boxes = options.map((o) => h('input', { type: 'checkbox', value: o }))
+  const el = h('fieldset', { class: 'checks' }, h('legend', null, legend), boxes.map((b, i) => h('label', null, b, ` ${options[i]}`)))
+  return { el, value: () => boxes.filter((b) => b.checked).map((b) => b.value) }
+}
+
+/** A range of two numbers, as job search takes it ({min, max}); undefined when both are empty. */
+function range(min: HTMLInputElement, max: HTMLInputElement) {
+  if (!min.value && !max.value) return undefined
+  return { min: min.value ? Number(min.value) : null, max: max.value ? Number(max.value) : null }
+}
 
 type Mode = { key: 'lexical' | 'vsearch' | 'neural'; title: string; path: string; body: (f: Record<string, unknown>, query: string, limit: number) => Record<string, unknown> }
 const modes: Mode[] = [
@@ -34,8 +50,23 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
   const titles = h('input', { type: 'text', value: 'engineer', autocomplete: 'off' })
   const keywords = h('input', { type: 'text', autocomplete: 'off' })
   const places = h('input', { type: 'text', autocomplete: 'off' })
-  const locType = h('select', null, h('option', { value: '' }, 'Any'), LOCATION_TYPES.map((t) => h('option', { value: t }, t)))
+  const locTypes = checks('Location types', LOCATION_TYPES)
   const days = h('input', { type: 'number', min: 1, max: 3650, inputmode: 'numeric' })
+  // the rest of job search's filters, under "More filters"
+  const text = () => h('input', { type: 'text', autocomplete: 'off' })
+  const num = (max: number) => h('input', { type: 'number', min: 0, max, inputmode: 'numeric' })
+  const box = () => h('input', { type: 'checkbox' })
+  const more = {
+    companyKeywords: text(), companyName: text(), companySlug: text(), jobSlug: text(), categories: text(), industry: text(), subIndustry: text(),
+    boards: text(), currency: h('input', { type: 'text', maxlength: 3, autocomplete: 'off' }), datePosted: h('input', { type: 'date' }),
+    salaryMin: num(10_000_000), salaryMax: num(10_000_000), yoeMin: num(60), yoeMax: num(60),
+    noSalary: box(), includeYoe: box(), visa: box(), hideAgencies: box(), raw: box(),
+    sortBy: h('select', null, ['', 'relevance', 'date_posted', 'salary', 'company', 'yoe'].map((v) => h('option', { value: v }, v || 'default'))),
+    sortOrder: h('select', null, ['', 'desc', 'asc'].map((v) => h('option', { value: v }, v || 'default'))),
+  }
+  const experience = checks('Experience', EXPERIENCE)
+  const jobTypes = checks('Job types', JOB_TYPES)
+  const sizes = checks('Company sizes (employees)', COMPANY_SIZES)
   const limit = h('input', { type: 'number', min: 1, max: 100, value: 5, inputmode: 'numeric' })
   const query = h('input', { type: 'text', autocomplete: 'off', placeholder: 'defaults to the titles and keywords' })
   const json = h('textarea', { rows: 8, spellcheck: 'false', class: 'code' })
@@ -50,12 +81,32 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
       const [city, region, country] = p.split(',').map((x) => x.trim())
       return country ? { city, region, country } : region ? { city, country: region } : { country: city }
     })
-    if (locType.value) f.location_types = [locType.value]
+    if (locTypes.value().length) f.location_types = locTypes.value()
     if (days.value) f.days_ago = Number(days.value)
+    const m = more
+    const lists: [string, HTMLInputElement][] = [['company_keywords', m.companyKeywords], ['job_category', m.categories], ['industry', m.industry], ['sub_industry', m.subIndustry], ['job_board', m.boards]]
+    for (const [name, input] of lists) if (list(input.value).length) f[name] = list(input.value)
+    const texts: [string, HTMLInputElement | HTMLSelectElement][] = [['company_name', m.companyName], ['company_slug', m.companySlug], ['job_slug', m.jobSlug], ['date_posted', m.datePosted], ['sort_by', m.sortBy], ['sort_order', m.sortOrder]]
+    for (const [name, input] of texts) if (input.value.trim()) f[name] = input.value.trim()
+    if (m.currency.value.trim()) f.currency = m.currency.value.trim().toUpperCase()
+    const salary = range(m.salaryMin, m.salaryMax)
+    if (salary) f.salary = salary
+    const yoe = range(m.yoeMin, m.yoeMax)
+    if (yoe) f.yoe = yoe
+    if (experience.value().length) f.experience = experience.value()
+    if (jobTypes.value().length) f.job_types = jobTypes.value()
+    if (sizes.value().length) f.company_types = sizes.value()
+    const flags: [string, HTMLInputElement][] = [['include_no_salary', m.noSalary], ['include_yoe', m.includeYoe], ['visa', m.visa], ['hide_recruiting_agencies', m.hideAgencies], ['return_raw_description', m.raw]]
+    // job search takes its flags as the strings "true" and "false" (the spec's body)
+    for (const [name, input] of flags) if (input.checked) f[name] = 'true'
     return f
   }
   const sync = () => (json.value = JSON.stringify(fromForm(), null, 2))
-  for (const c of [titles, keywords, places, locType, days]) c.addEventListener('input', sync)
+  const controls = [titles, keywords, places, days, ...Object.values(more), locTypes.el, experience.el, jobTypes.el, sizes.el]
+  for (const c of controls) {
+    c.addEventListener('input', sync)
+    c.addEventListener('change', sync)
+  }
   sync()
 
   const filters = (): Record<string, unknown> => {
@@ -120,10 +171,40 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
         field('Job titles (comma-separated)', titles),
         field('Keywords (comma-separated)', keywords),
         field('Places (city, region, country; separate places with ;)', places),
-        field('Location type', locType),
         field('Posted within (days)', days),
         field('Results per mode', limit),
         field('Vector query (vsearch, neural-search)', query),
+      ),
+      locTypes.el,
+      h('details', { class: 'more-filters' },
+        h('summary', null, 'More filters'),
+        h('div', { class: 'grid' },
+          field('Company keywords (comma-separated)', more.companyKeywords),
+          field('Company name', more.companyName),
+          field('Company slug', more.companySlug),
+          field('Job slug', more.jobSlug),
+          field('Job categories (comma-separated)', more.categories, 'as GET /v2/jobs/data/categories names them'),
+          field('Industries (comma-separated)', more.industry),
+          field('Sub-industries (comma-separated)', more.subIndustry),
+          field('Job boards (comma-separated)', more.boards),
+          field('Posted on or after', more.datePosted),
+          field('Salary from', more.salaryMin),
+          field('Salary up to', more.salaryMax),
+          field('Currency (3 letters)', more.currency),
+          field('Years of experience from', more.yoeMin),
+          field('Years of experience up to', more.yoeMax),
+          field('Sort by', more.sortBy),
+          field('Sort order', more.sortOrder),
+        ),
+        experience.el, jobTypes.el, sizes.el,
+        h('div', { class: 'grid' },
+          field('Also jobs without a stated salary', more.noSalary),
+          field('Also jobs without stated experience', more.includeYoe),
+          field('Visa sponsorship only', more.visa),
+          field('Hide recruiting agencies', more.hideAgencies),
+          field('Raw descriptions', more.raw),
+        ),
+        h('p', { class: 'hint' }, 'Radius and box geo filters (geofilter_params) are set in the JSON below.'),
       ),
       field('Filters as JSON (POST /v2/jobs/search body; edit freely)', json),
       h('div', { class: 'row' },
