@@ -277,9 +277,13 @@ serial("the playground's form holds job search's filters, and its JSON is the bo
   await page.getByLabel('Remote').check()
   await page.getByLabel('Also jobs without a stated salary').check()
   await page.getByLabel('Sort by').selectOption('date_posted')
+  await page.getByLabel('Places (city, region, country; separate places with ;)').fill('Berlin, Germany')
+  await page.getByLabel('Places: radius', { exact: true }).fill('40')
+  await page.getByLabel('Places: radius unit').selectOption('km')
   const json = JSON.parse(await page.getByLabel('Filters as JSON (POST /v2/jobs/search body; edit freely)').inputValue())
   t.deepEqual(json, {
-    job_titles: ['engineer'], location_types: ['Remote'], company_keywords: ['acme', 'globex'], sort_by: 'date_posted', currency: 'USD',
+    job_titles: ['engineer'], geo_locations: [{ city: 'Berlin', country: 'Germany' }], location_types: ['Remote'], company_keywords: ['acme', 'globex'],
+    sort_by: 'date_posted', currency: 'USD', geofilter_params: { radius: 40, unit: 'km' },
     salary: { min: 1000, max: null }, experience: ['Senior'], job_types: ['Full Time'], include_no_salary: 'true',
   })
   const sent = page.waitForRequest((r) => r.url().endsWith('/v2/jobs/search') && r.method() === 'POST')

@@ -63,6 +63,9 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
     noSalary: box(), includeYoe: box(), visa: box(), hideAgencies: box(), raw: box(),
     sortBy: h('select', null, ['', 'relevance', 'date_posted', 'salary', 'company', 'yoe'].map((v) => h('option', { value: v }, v || 'default'))),
     sortOrder: h('select', null, ['', 'desc', 'asc'].map((v) => h('option', { value: v }, v || 'default'))),
+    geoMode: h('select', null, ['', 'auto', 'weak', 'strict', 'box'].map((v) => h('option', { value: v }, v || 'default (auto)'))),
+    geoRadius: num(20_000),
+    geoUnit: h('select', null, ['', 'mi', 'km', 'degrees'].map((v) => h('option', { value: v }, v || 'default (mi)'))),
   }
   const experience = checks('Experience', EXPERIENCE)
   const jobTypes = checks('Job types', JOB_TYPES)
@@ -89,6 +92,9 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
     const texts: [string, HTMLInputElement | HTMLSelectElement][] = [['company_name', m.companyName], ['company_slug', m.companySlug], ['job_slug', m.jobSlug], ['date_posted', m.datePosted], ['sort_by', m.sortBy], ['sort_order', m.sortOrder]]
     for (const [name, input] of texts) if (input.value.trim()) f[name] = input.value.trim()
     if (m.currency.value.trim()) f.currency = m.currency.value.trim().toUpperCase()
+    // one geofilter_params object applies to every place
+    const geo = { ...(m.geoMode.value ? { mode: m.geoMode.value } : {}), ...(m.geoRadius.value ? { radius: Number(m.geoRadius.value) } : {}), ...(m.geoUnit.value ? { unit: m.geoUnit.value } : {}) }
+    if (Object.keys(geo).length) f.geofilter_params = geo
     const salary = range(m.salaryMin, m.salaryMax)
     if (salary) f.salary = salary
     const yoe = range(m.yoeMin, m.yoeMax)
@@ -193,6 +199,9 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
           field('Currency (3 letters)', more.currency),
           field('Years of experience from', more.yoeMin),
           field('Years of experience up to', more.yoeMax),
+          field('Places: matching', more.geoMode),
+          field('Places: radius', more.geoRadius),
+          field('Places: radius unit', more.geoUnit),
           field('Sort by', more.sortBy),
           field('Sort order', more.sortOrder),
         ),
@@ -204,7 +213,7 @@ export function searchPage(el: HTMLElement, { session, go }: PageContext) {
           field('Hide recruiting agencies', more.hideAgencies),
           field('Raw descriptions', more.raw),
         ),
-        h('p', { class: 'hint' }, 'Radius and box geo filters (geofilter_params) are set in the JSON below.'),
+        h('p', { class: 'hint' }, 'One place setting applies to every place; a list of them, one a place, is set in the JSON below.'),
       ),
       field('Filters as JSON (POST /v2/jobs/search body; edit freely)', json),
       h('div', { class: 'row' },
