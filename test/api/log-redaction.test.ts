@@ -8,11 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { loadConfig } from '../../sql/config.ts'
-import { startTestApp } from '../helpers/app.ts'
+import { startTestApp, ROOMY_LIMITS } from '../helpers/app.ts'
 import { download, waitForTask, type Task } from '../helpers/tasks.ts'
 import { seedCompany } from '../billing/fixtures.ts'
 
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 
 /** The request log's line for a response, once it is written (when the response closes). */
 async function requestLine(logs: string[], res: Response) {
@@ -30,7 +29,7 @@ test('a download, the task that made it and keyed requests leave no signature, k
   const app = await startTestApp({
     tasks: true,
     embedder: null,
-    config: { dataDir: dir, downloadsDir: path.join(dir, 'downloads'), rateLimits: roomy, tasks: { ...loadConfig().tasks, retryDelay: 0, maintenanceSeconds: 1 } },
+    config: { dataDir: dir, downloadsDir: path.join(dir, 'downloads'), rateLimits: ROOMY_LIMITS, tasks: { ...loadConfig().tasks, retryDelay: 0, maintenanceSeconds: 1 } },
   })
   t.teardown(async () => {
     await app.close()

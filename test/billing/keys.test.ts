@@ -7,15 +7,14 @@
 import anyTest, { type TestFn } from 'ava'
 import { createKey, revokeKey } from '../../sql/accounts.ts'
 import { updatePeriod, updateTrial } from '../../sql/billing.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { startTestApp, type TestApp, ROOMY_LIMITS } from '../helpers/app.ts'
 import { accountOn, meterRow, periodOf, seedCompany, usage } from './fixtures.ts'
 
 type Ctx = TestApp & { company: Awaited<ReturnType<typeof seedCompany>> }
 const test = anyTest as TestFn<Ctx>
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 
 test.before(async (t) => {
-  const app = await startTestApp({ config: { rateLimits: roomy }, embedder: null })
+  const app = await startTestApp({ config: { rateLimits: ROOMY_LIMITS }, embedder: null })
   Object.assign(t.context, app, { company: await seedCompany(app.db.sql, 2) })
 })
 test.after.always(async (t) => {

@@ -10,17 +10,16 @@ import { keyed } from '../../api/middleware/keyed.ts'
 import { costOfLimit, perResult, limitFromQuery } from '../../api/middleware/metering.ts'
 import { grantFeature, updatePeriod, upsertAllowance } from '../../sql/billing.ts'
 import { refundUsage } from '../../sql/meters.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { startTestApp, type TestApp, ROOMY_LIMITS } from '../helpers/app.ts'
 import { accountOn, ledgerSum, meterRow, periodOf, seedCompany, serveRouter, spend, usage } from './fixtures.ts'
 
 type Ctx = TestApp & { company: Awaited<ReturnType<typeof seedCompany>>; small: Awaited<ReturnType<typeof seedCompany>> }
 const test = anyTest as TestFn<Ctx>
 
 // high rate limits: these tests are about quotas, and the concurrency test sends 200 at once
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 
 test.before(async (t) => {
-  const app = await startTestApp({ config: { rateLimits: roomy } })
+  const app = await startTestApp({ config: { rateLimits: ROOMY_LIMITS } })
   Object.assign(t.context, app, { company: await seedCompany(app.db.sql, 15), small: await seedCompany(app.db.sql, 3) })
 })
 test.after.always(async (t) => {
@@ -99,7 +98,7 @@ test('a handler that fails (500) gives back its whole reservation and charges no
   router.get('/broken', keyed({ meter: 'm_jobs_api_calls', cost: perResult(limitFromQuery(10), 100) }), () => {
     throw new Error('the handler broke')
   })
-  const s = await serveRouter(db.sql, router, { rateLimits: roomy })
+  const s = await serveRouter(db.sql, router, { rateLimits: ROOMY_LIMITS })
   t.teardown(s.close)
   const res = await fetch(`${s.base}/broken?limit=40`, { headers: as(key) })
   t.is(res.status, 500)
@@ -152,7 +151,7 @@ test('cap rule 4: zero-cost endpoints keep working at the cap', async (t) => {
   router.post('/estimate', keyed({ meter: 'm_jobs_api_calls', cost: 0 }), (ctx) => {
     ctx.body = { total_count: 42 }
   })
-  const s = await serveRouter(db.sql, router, { rateLimits: roomy })
+  const s = await serveRouter(db.sql, router, { rateLimits: ROOMY_LIMITS })
   t.teardown(s.close)
   const estimate = await fetch(`${s.base}/estimate`, { method: 'POST', headers: as(key) })
   t.is(estimate.status, 200)
@@ -220,7 +219,7 @@ test('the three 401s; an anonymous request never reaches the meter', async (t) =
   router.post('/v2/jobs/insights', keyed({ signIn: true, meter: 'm_insights_calls', cost: 1 }), (ctx) => {
     ctx.body = { ok: true }
   })
-  const s = await serveRouter(db.sql, router, { rateLimits: roomy })
+  const s = await serveRouter(db.sql, router, { rateLimits: ROOMY_LIMITS })
   t.teardown(s.close)
   const signIn = await fetch(`${s.base}/v2/jobs/insights`, { method: 'POST' })
   t.is(signIn.status, 401)
@@ -238,7 +237,7 @@ test('403 feature_missing for an add-on the plan lacks; granted to one account o
   router.post('/v2/jobs/contacts', keyed({ feature: 'hiring_manager_contacts', meter: 'm_hiring_manager_contacts', cost: perResult(limitFromQuery(5), 50) }), (ctx) => {
     ctx.body = { contacts: [{ name: 'A' }, { name: 'B' }] }
   })
-  const s = await serveRouter(db.sql, router, { rateLimits: roomy })
+  const s = await serveRouter(db.sql, router, { rateLimits: ROOMY_LIMITS })
   t.teardown(s.close)
   const without = await accountOn(db.sql, 'scale')
   const granted = await accountOn(db.sql, 'scale')

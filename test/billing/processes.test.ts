@@ -14,10 +14,10 @@ import { companyRoutes } from '../../api/routes/companies.ts'
 import { jobRoutes } from '../../api/routes/jobs.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { accountOn, ledgerSum, meterRow, periodOf, seedCompany, serveRouter, spend } from './fixtures.ts'
+import { ROOMY_LIMITS } from '../helpers/app.ts'
 
 type Ctx = { db: TestDb; company: Awaited<ReturnType<typeof seedCompany>> }
 const test = anyTest as TestFn<Ctx>
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 
 test.before(async (t) => {
   t.context.db = await testDatabase()
@@ -38,7 +38,7 @@ const ageReservations = (t: { context: Ctx }, accountId: string) => t.context.db
 
 test('two processes on one block-mode meter: 200 parallel requests split between them, exactly the 50 units left succeed', async (t) => {
   const { db, company } = t.context
-  const [a, b] = [await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy }), await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })]
+  const [a, b] = [await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: ROOMY_LIMITS }), await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: ROOMY_LIMITS })]
   t.teardown(async () => (await a.close(), await b.close()))
   const { accountId, key } = await accountOn(db.sql, 'free')
   await spend(db.sql, accountId, 'm_jobs_api_calls', 450)
@@ -55,7 +55,7 @@ test('two processes on one block-mode meter: 200 parallel requests split between
 
 test('a reservation whose process died holds its units until it lapses, then the next request gives them back', async (t) => {
   const { db, company } = t.context
-  const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+  const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: ROOMY_LIMITS })
   t.teardown(s.close)
   const { accountId, key } = await accountOn(db.sql, 'free')
   await spend(db.sql, accountId, 'm_jobs_api_calls', 490)
@@ -77,7 +77,7 @@ test('a reservation whose process died holds its units until it lapses, then the
 test('a request that outlives its reservation is still charged when it settles', async (t) => {
   const { db, company } = t.context
   const router = jobRoutes(db.sql)
-  const s = await serveRouter(db.sql, router, { rateLimits: roomy })
+  const s = await serveRouter(db.sql, router, { rateLimits: ROOMY_LIMITS })
   t.teardown(s.close)
   const { accountId, key } = await accountOn(db.sql, 'starter')
   const period = await periodOf(db.sql, accountId)
@@ -107,13 +107,13 @@ test('a request that outlives its reservation is still charged when it settles',
 test('once requests finish, every charge is recorded and nothing is held', async (t) => {
   const { db, company } = t.context
   const { accountId, key } = await accountOn(db.sql, 'growth')
-  const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+  const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: ROOMY_LIMITS })
   const statuses = await Promise.all(Array.from({ length: 30 }, async () => (await fetch(`${s.base}/v2/jobs/${company.jobIds[2]}`, { headers: as(key) })).status))
   t.deepEqual([...new Set(statuses)], [200])
   await s.close()
   t.deepEqual(await reservations(t, accountId), [])
   const period = await periodOf(db.sql, accountId)
-  const idle = new Admission(db.sql, roomy)
+  const idle = new Admission(db.sql, ROOMY_LIMITS)
   t.deepEqual(await meterRow(db.sql, idle, accountId, 'm_jobs_api_calls', period), { used: 30, inFlight: 0 })
   t.is(await ledgerSum(db.sql, idle, accountId, 'm_jobs_api_calls', period), 30)
 })
@@ -124,7 +124,7 @@ test("the ledger lists every request, with the server's request id (never the cl
   // what a client sends, however it is spelled: quotes, backslashes, braces, commas or NULL
   for (const sent of [['req-one', 'req "two"', 'back\\slash {x},y', 'NULL', 'in side'], ['NULL', '{x},y', 'in side', 'req-four', 'req-five']]) {
     const { accountId, key } = await accountOn(db.sql, 'starter')
-    const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: roomy })
+    const s = await serveRouter(db.sql, jobRoutes(db.sql), { rateLimits: ROOMY_LIMITS })
     t.teardown(s.close)
     const started = new Date(Date.now() - 1000)
     const ids: string[] = []
@@ -159,13 +159,13 @@ test('the ledger refuses a row whose request columns do not add up, and changes 
     values (${accountId}, 'm_jobs_api_calls', ${period.start}, 2, 'charge', 'GET /x', ${requests}, ${ids}::text[], ${units}::bigint[], '{1,2}')`
   await t.throwsAsync(insert(2, '{a}', '{1,1}'), { message: /usage_ledger_requests_check/ })
   await t.throwsAsync(insert(2, '{a,b}', '{2,0}'), { message: /usage_ledger_request_sign_check/ })
-  t.is(await ledgerSum(db.sql, new Admission(db.sql, roomy), accountId, 'm_jobs_api_calls', period), 3)
-  t.deepEqual(await meterRow(db.sql, new Admission(db.sql, roomy), accountId, 'm_jobs_api_calls', period), { used: 3, inFlight: 0 })
+  t.is(await ledgerSum(db.sql, new Admission(db.sql, ROOMY_LIMITS), accountId, 'm_jobs_api_calls', period), 3)
+  t.deepEqual(await meterRow(db.sql, new Admission(db.sql, ROOMY_LIMITS), accountId, 'm_jobs_api_calls', period), { used: 3, inFlight: 0 })
 })
 
 test('property: random limits from two processes at once never pass the cap, and what was served is what was charged', async (t) => {
   const { db, company } = t.context
-  const apps = [await serveRouter(db.sql, companyRoutes(db.sql), { rateLimits: roomy }), await serveRouter(db.sql, companyRoutes(db.sql), { rateLimits: roomy })]
+  const apps = [await serveRouter(db.sql, companyRoutes(db.sql), { rateLimits: ROOMY_LIMITS }), await serveRouter(db.sql, companyRoutes(db.sql), { rateLimits: ROOMY_LIMITS })]
   t.teardown(async () => {
     for (const a of apps) await a.close()
   })

@@ -12,17 +12,16 @@ import { buildApp } from '../../api/app.ts'
 import { createKey, revokeKey } from '../../sql/accounts.ts'
 import { upsertAllowance } from '../../sql/billing.ts'
 import { loadConfig } from '../../sql/config.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { startTestApp, type TestApp, ROOMY_LIMITS } from '../helpers/app.ts'
 import { accountOn, seedCompany } from './fixtures.ts'
 
 type Ctx = TestApp & { second: { base: string; close: () => Promise<void> }; jobId: string }
 const test = anyTest.serial as TestFn<Ctx>
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 
 test.before(async (t) => {
-  const first = await startTestApp({ config: { rateLimits: roomy }, embedder: null })
+  const first = await startTestApp({ config: { rateLimits: ROOMY_LIMITS }, embedder: null })
   // a second API process on the same database
-  const app = buildApp({ sql: first.db.sql, config: { ...loadConfig(), rateLimits: roomy }, log: pino({ level: 'silent' }) })
+  const app = buildApp({ sql: first.db.sql, config: { ...loadConfig(), rateLimits: ROOMY_LIMITS }, log: pino({ level: 'silent' }) })
   const server = app.listen(0, '127.0.0.1')
   await new Promise((r) => server.once('listening', r))
   const second = {

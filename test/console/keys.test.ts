@@ -8,17 +8,16 @@ import anyTest, { type TestFn } from 'ava'
 import { hashKey } from '../../sql/accounts.ts'
 import { MAX_LIVE_KEYS } from '../../sql/keys.ts'
 import { loadJwtSecret, signToken } from '../../api/middleware/jwt.ts'
-import { startTestApp, type TestApp } from '../helpers/app.ts'
+import { startTestApp, type TestApp, ROOMY_LIMITS } from '../helpers/app.ts'
 import { createAccountWithKey } from '../helpers/factories.ts'
 import { eventually } from '../helpers/eventually.ts'
 import { periodOf, seedCompany, spend } from '../billing/fixtures.ts'
 
 type Ctx = TestApp & { company: Awaited<ReturnType<typeof seedCompany>> }
 const test = anyTest as TestFn<Ctx>
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 
 test.before(async (t) => {
-  const app = await startTestApp({ config: { rateLimits: roomy }, embedder: null })
+  const app = await startTestApp({ config: { rateLimits: ROOMY_LIMITS }, embedder: null })
   Object.assign(t.context, app, { company: await seedCompany(app.db.sql, 2) })
 })
 test.after.always(async (t) => {

@@ -129,3 +129,6 @@ export async function startTestApp({
     },
   }
 }
+
+/** Rate limits no test reaches, for tests whose subject is not the rate limiter. */
+export const ROOMY_LIMITS = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }

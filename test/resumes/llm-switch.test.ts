@@ -12,11 +12,10 @@ import path from 'node:path'
 import { createEmbedder } from '../../ingest/embed/create.ts'
 import { analyzeResume } from '../../ingest/resume/analyze.ts'
 import { loadConfig } from '../../sql/config.ts'
-import { startTestApp } from '../helpers/app.ts'
+import { startTestApp, ROOMY_LIMITS } from '../helpers/app.ts'
 import { multipart, SAMPLE_RESUME, textFile, TYPES } from '../helpers/resume-files.ts'
 import { startFakeOpenAI } from '../embed/openai-server.ts'
 
-const roomy = { key: { limit: 100_000, windowSeconds: 60 }, search: { limit: 100_000, windowSeconds: 1 }, anonymous: { limit: 100_000, windowSeconds: 60 } }
 const CHAT = 'POST /v1/chat/completions'
 const EMBEDDINGS = 'POST /v1/embeddings'
 
@@ -28,7 +27,7 @@ test('with OPENAI_API_KEY set for embeddings and RESUME_LLM unset, no resume goe
   const app = await startTestApp({
     tasks: true,
     embedder: createEmbedder(config.embedding),
-    config: { dataDir: dir, downloadsDir: path.join(dir, 'downloads'), rateLimits: roomy, embedding: config.embedding, resumes: config.resumes },
+    config: { dataDir: dir, downloadsDir: path.join(dir, 'downloads'), rateLimits: ROOMY_LIMITS, embedding: config.embedding, resumes: config.resumes },
   })
   t.teardown(async () => {
     await app.close()
