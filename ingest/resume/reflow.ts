@@ -22,8 +22,10 @@
  *    ("Developer"), with at most three capitalised words before it, and the employer follows it.
  */
 import { findDateRange } from './dates.ts'
+import { flatJobLines } from './flat-jobs.ts'
 import { hasTitleWord } from './extract/experience.ts'
 import { DEGREE_RE, INSTITUTION_RE } from './extract/education.ts'
+import { isPlace } from './extract/places.ts'
 import { foldHeading, headingKind, type SectionKind } from './sections.ts'
 
 /** At most this many characters per line on average, or the text is flattened. */
@@ -135,7 +137,7 @@ export function reflow(text: string): string {
       continue
     }
     const segs = t.split(/\s{2,}/).map((s) => s.trim()).filter(Boolean).flatMap(splitAfterDates)
-    if (k === 'experience') lines.push(...experienceLines(segs))
+    if (k === 'experience') lines.push(...(flatJobLines(t) ?? experienceLines(segs)))
     else if (k === 'education') lines.push(...educationLines(segs))
     else lines.push(...segs)
   }
@@ -198,9 +200,15 @@ function splitDegrees(seg: string): string[] {
 export function splitFieldSchool(seg: string): string {
   const twice = seg.match(/^(.*?\bin\s+)(.+?)\s+in\s+\2\b(.*)$/i)
   if (twice) seg = `${twice[1]}${twice[2]}${twice[3]}`
+  // the site's own field after the degree as written, one word long: "Bachelor of Technology in
+  // Computer Science in Technology Bhoj Reddy Engineering College" keeps the degree as written
+  const extra = seg.match(/^(\S+.*?\bin\s+\S.*?)\s+in\s+\p{L}+\s+(\p{Lu}.*)$/u)
+  if (extra && INSTITUTION_RE.test(extra[2]) && !SUBJECT_END.test(extra[2].split(/\s+/)[0])) seg = `${extra[1]} ${extra[2]}`
   // "Bachelor of Science in Field School", or an abbreviation and its field: "MSc Field School"
+  const abbrev = /^\p{Lu}[\p{Lu}.]{1,6}$/u.test(seg.split(/\s+/)[0])
   const m = seg.match(/^(.*?\b(?:in|of)\s+)(.+)$/) ?? seg.match(/^(\p{Lu}[\p{L}.]{1,5}\s+)(\p{Lu}.+)$/u)
-  if (!m || !ENTRY_DEGREE.test(seg.split(/\s+/)[0])) return seg
+  // a degree the vocabulary lacks is still one when an abbreviation opens the entry: "BEECE in ECE Anna University"
+  if (!m || !(ENTRY_DEGREE.test(seg.split(/\s+/)[0]) || (abbrev && /^\S+\s+in\s/.test(seg)))) return seg
   const words = m[2].split(/\s+/)
   for (let i = 0; i < words.length - 1; i++) {
     if (!SUBJECT_END.test(words[i]) || INSTITUTION_RE.test(words[i])) continue
@@ -208,6 +216,8 @@ export function splitFieldSchool(seg: string): string {
     if (FIELD_LINK.test(next) || (SUBJECT_END.test(next) && !SCHOOL_NAME_WORD.test(next) && !INSTITUTION_RE.test(next)) || !/^\p{Lu}/u.test(next)) continue
     return `${m[1]}${words.slice(0, i + 1).join(' ')} | ${words.slice(i + 1).join(' ')}`
   }
+  // an abbreviation alone before a school's name: "PGDCA Makhanlal Chaturvedi University"
+  if (abbrev && !/\s(in|of)\s/.test(seg) && INSTITUTION_RE.test(m[2])) return `${m[1].trim()} | ${m[2]}`
   return seg
 }
 
@@ -220,6 +230,11 @@ function educationLines(segs: string[]): string[] {
   for (const seg of segs.flatMap(splitDegrees)) {
     const prev = out[out.length - 1]
     const words = seg.split(/\s+/)
+    // "Institute of Science  Technology": the "&" a job site strips leaves a gap inside the name
+    if (words.length === 1 && SUBJECT_END.test(seg) && prev !== undefined && INSTITUTION_RE.test(prev) && !isPlace(seg)) {
+      out[out.length - 1] = `${prev} ${seg}`
+      continue
+    }
     const town = words.length <= 4 && words.every((w) => /^\p{Lu}/u.test(w)) && !INSTITUTION_RE.test(seg) && !DEGREE_RE.test(seg) && !findDateRange(seg)
     if (town && prev !== undefined && INSTITUTION_RE.test(prev) && !prev.includes(' | ')) out[out.length - 1] = `${prev} | ${seg}`
     else if (town && prev !== undefined && prev.includes(' | ') && !/\|[^|]*\|/.test(prev)) out[out.length - 1] = `${prev} | ${seg}`

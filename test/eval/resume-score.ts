@@ -38,6 +38,11 @@ export type Expected = {
   skills?: string[]
   /** fields whose truth may leave items out: only recall counts there (extra items are no false positives) */
   partial?: FieldKey[]
+  /**
+   * The lists name each value once (a labelled set, as truth.jsonl's are): a degree earned twice at
+   * one school is one institution there, so the parse's repeats of a value count once too.
+   */
+  distinct?: boolean
 }
 
 export type Alternatives = string | string[]
@@ -186,8 +191,9 @@ function scoreOne(c: Counts, misses: Miss[], field: FieldKey, expected: string |
 const textSame = (a: string, b: string) => normalizeText(a) === normalizeText(b)
 const textExact = (a: string, b: string) => squash(a) === squash(b)
 
-function scoreBag(c: Counts, misses: Miss[], field: FieldKey, expected: Alternatives[] | undefined, got: string[], partial = false) {
+function scoreBag(c: Counts, misses: Miss[], field: FieldKey, expected: Alternatives[] | undefined, got: string[], partial = false, distinct = false) {
   if (!expected) return
+  if (distinct) got = got.filter((g, i) => got.findIndex((h) => normalizeText(h) === normalizeText(g)) === i)
   const left = got.map((g) => ({ g, n: normalizeText(g), used: false }))
   // items with fewer alternatives first, so that "Bachelors" does not take the only match of a stricter item
   const items = expected.map((e) => (Array.isArray(e) ? e : [e])).sort((a, b) => a.length - b.length)
@@ -257,13 +263,13 @@ export function scoreResume(expected: Expected, parsed: ParsedResume): FileScore
       }
     })
   } else {
-    scoreBag(counts.work_title, misses, 'work_title', expected.titles, pw.flatMap((w) => (w.title ? [w.title] : [])), partial.has('work_title'))
-    scoreBag(counts.work_company, misses, 'work_company', expected.companies, pw.flatMap((w) => (w.company ? [w.company] : [])), partial.has('work_company'))
+    scoreBag(counts.work_title, misses, 'work_title', expected.titles, pw.flatMap((w) => (w.title ? [w.title] : [])), partial.has('work_title'), expected.distinct)
+    scoreBag(counts.work_company, misses, 'work_company', expected.companies, pw.flatMap((w) => (w.company ? [w.company] : [])), partial.has('work_company'), expected.distinct)
   }
   const edu = parsed.education ?? []
-  scoreBag(counts.edu_degree, misses, 'edu_degree', expected.degrees, edu.flatMap((e) => (e.degree ? [e.degree] : [])), partial.has('edu_degree'))
-  scoreBag(counts.edu_institution, misses, 'edu_institution', expected.institutions, edu.flatMap((e) => (e.institution ? [e.institution] : [])), partial.has('edu_institution'))
-  scoreBag(counts.skills, misses, 'skills', expected.skills, expected.skills ? predictedSkills(parsed) : [], partial.has('skills'))
+  scoreBag(counts.edu_degree, misses, 'edu_degree', expected.degrees, edu.flatMap((e) => (e.degree ? [e.degree] : [])), partial.has('edu_degree'), expected.distinct)
+  scoreBag(counts.edu_institution, misses, 'edu_institution', expected.institutions, edu.flatMap((e) => (e.institution ? [e.institution] : [])), partial.has('edu_institution'), expected.distinct)
+  scoreBag(counts.skills, misses, 'skills', expected.skills, expected.skills ? predictedSkills(parsed) : [], partial.has('skills'), expected.distinct)
   return { counts, misses }
 }
 

@@ -191,6 +191,8 @@ function loadReal(dir: string): Item[] {
       institutions: list('institutions'),
       skills: flat('skills'),
       partial,
+      // truth.jsonl lists each title, company, degree and school once, however often the resume repeats it
+      distinct: true,
       work: experience?.map((e) => ({ title: e.title, company: e.company, ...(e.dates ? rangeAlternatives(e.dates) : {}) })),
     }
     const ext = path.extname(file).toLowerCase()

@@ -109,7 +109,9 @@ function readSchool(entry: Entry): Education {
   }
   // a builder repeats the field after the school: "Clayton College of Natural Health Holistic Nutrition"
   const subject = ed.degree?.match(/\s(?:in|:)\s+(.+)$/)?.[1]
-  if (subject && ed.institution && ed.institution.length > subject.length && ed.institution.endsWith(` ${subject}`)) ed.institution = ed.institution.slice(0, -subject.length - 1).trim()
+  // ("… Institute of Technology" after "in Technology" keeps its last word: a name does not end in "of")
+  const cutSchool = subject && ed.institution?.endsWith(` ${subject}`) ? ed.institution.slice(0, -subject.length - 1).trim() : undefined
+  if (cutSchool && !/\s(of|and|for|&|de|der|the)$/i.test(cutSchool)) ed.institution = cutSchool
   for (const b of entry.body) {
     const gpa = b.text.match(GPA_RE) ?? b.text.match(GPA_AFTER_RE)
     if (gpa && !ed.GPA) ed.GPA = gpa[1].trim()

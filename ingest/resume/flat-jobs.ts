@@ -1,0 +1,168 @@
+/**
+ * A flattened experience section (no line breaks, punctuation stripped, two spaces where a line
+ * or a separator was) back into one header line per job. Job sites write each job as
+ * "Title Company  Town Region  Month YYYY to Month YYYY" followed by its description, so the date
+ * range is the anchor: the words right before it are the job's header, read from the end (place,
+ * then employer, then title), and whatever precedes the title is the previous job's last bullet.
+ *
+ * e.g. "… tuning for optimal performance Lead Database Administrator Indmax IT Services  Hyderabad Telangana November 2016 to November 2021 …"
+ *   -> "• tuning for optimal performance" / "" / "Lead Database Administrator | Indmax IT Services | Hyderabad, Telangana | November 2016 to November 2021"
+ */
+import { DATE_SOURCE } from './dates.ts'
+import { hasCompanyWord, hasTitleWord } from './extract/experience.ts'
+import { isCity, isPlace, isRegion } from './extract/places.ts'
+
+const PRESENT = '(?:present|current|now|till date|to date|today)'
+/** "August 2020 to Present", "2016 to 2020", "May 2015 - March 2018": the ranges a job site writes under each job. */
+const RANGE_RE = new RegExp(`(?<![\\w/])(${DATE_SOURCE})\\s+(?:to|-|–|—|till|until)\\s+(${DATE_SOURCE}|${PRESENT})(?!\\w)`, 'gi')
+
+/** Words that open a title: reading back from the role word, the title starts at one of them. */
+const OPENS_TITLE = /^(senior|sr|junior|jr|lead|principal|chief|head|assistant|associate|intern|trainee|staff|deputy|vice|executive|former)$/i
+/** Lowercase words a title may hold between capitalised ones ("Director of Sales", "Research and Development Engineer"). */
+const TITLE_LINK = /^(and|of|&|for)$/
+/** Legal forms after which a town written without a gap still is the place ("… Private Limited Hyderabad"). */
+const LEGAL_END = /^(ltd|limited|pvt|inc|llc|llp|corp|corporation|gmbh|plc|co)$/i
+
+type Word = { text: string; gap: boolean }
+
+const capital = (w: string) => /^[\p{Lu}\d]/u.test(w)
+const allCaps = (w: string) => /\p{Lu}/u.test(w) && !/\p{Ll}/u.test(w)
+const isRole = (w: string) => hasTitleWord(w) && capital(w)
+
+export type FlatJob = { tail: string[]; title?: string; company?: string; place?: string }
+
+/** Words with a flag for the gap (two spaces or more) before each. */
+function toWords(s: string): Word[] {
+  const out: Word[] = []
+  for (const m of s.matchAll(/(\s*)(\S+)/g)) out.push({ text: m[2], gap: m[1].length >= 2 })
+  return out
+}
+
+/**
+ * The place at the end of a job's header: the block after the last gap when it is a place
+ * ("Pune Maharashtra", "Noida Uttar Pradesh", "Ontario"), else a town and region at the very end
+ * ("… Pvt Ltd Bengaluru Karnataka"), else a known town right after a legal form. Returns how many
+ * words it takes.
+ */
+function placeAtEnd(words: Word[]): { place: string; n: number } | null {
+  const n = words.length
+  for (let k = Math.min(4, n); k >= 1; k--) {
+    const block = words.slice(n - k)
+    if (!block.every((w) => capital(w.text))) continue
+    const afterGap = block[0].gap || n - k === 0
+    const text = block.map((w) => w.text)
+    // a town and its region (one or two words each)
+    for (let r = 1; r <= Math.min(2, k); r++) {
+      const region = text.slice(k - r).join(' ')
+      const town = text.slice(0, k - r).join(' ')
+      if (!isRegion(region) && !isPlace(region)) continue
+      if (town && isPlace(`${town}, ${region}`) && (afterGap || isCity(town))) return { place: `${town}, ${region}`, n: k }
+      if (!town && afterGap && k === r) return { place: region, n: k }
+    }
+    if (k <= 2 && isCity(text.join(' ')) && isPlace(text.join(' ')) && (afterGap || LEGAL_END.test(words[n - k - 1]?.text ?? ''))) return { place: text.join(' '), n: k }
+  }
+  return null
+}
+
+/**
+ * Where the title starts, reading back from its role word: capitalised words, at most four, and
+ * never across what marks the end of a sentence or bullet before it: a lowercase word, a gap
+ * (unless what lies before the gap is a short run of capitalised words, as "Hardware  Network
+ * Engineer" where "&" was stripped), an all-capital word beside a title in title case
+ * ("PREVIOUS COMPANY Network Engineer"), and it stops after a word that opens titles ("Senior").
+ */
+function titleStart(words: Word[], role: number, floor: number): number {
+  const caps = allCaps(words[role].text)
+  let start = role
+  while (start > floor && role - start < 3) {
+    const w = words[start - 1].text
+    if (words[start].gap) {
+      // a short run of capitalised words alone before the gap belongs to the title
+      let b = start - 1
+      while (b > floor && !words[b].gap) b--
+      const block = words.slice(b, start)
+      const whole = b === floor || words[b].gap
+      if (whole && block.length <= 2 && block.every((x) => capital(x.text) && (!caps || allCaps(x.text)))) start = b
+      break
+    }
+    if (caps ? !allCaps(w) : !(capital(w) || TITLE_LINK.test(w))) break
+    if (!caps && allCaps(w) && w.length > 4) break
+    start--
+    if (OPENS_TITLE.test(w)) break
+  }
+  while (start < role && TITLE_LINK.test(words[start].text)) start++
+  // a town left before the title is the previous job's place: "Hyderabad Associate Engineer"
+  if (start < role && !allCaps(words[start].text) && isCity(words[start].text) && isPlace(words[start].text) && !hasTitleWord(words[start].text)) start++
+  return start
+}
+
+/** The header of one job out of the text between the previous job's dates (or the heading) and its own. */
+export function cutJobHeader(pre: string): FlatJob {
+  const words = toWords(pre.trimEnd())
+  const place = placeAtEnd(words)
+  const body = place ? words.slice(0, words.length - place.n) : words
+  // the title's role word: the last one that the employer follows (a capitalised word, or words
+  // with a company mark: "eduquity career technologies"), else the last word
+  let role = -1
+  for (let i = body.length - 2; i >= 0; i--) {
+    if (isRole(body[i].text) && !isRole(body[i + 1].text) && (capital(body[i + 1].text) || hasCompanyWord(body.slice(i + 1).map((w) => w.text).join(' ')))) {
+      role = i
+      break
+    }
+  }
+  if (role < 0 && body.length && isRole(body[body.length - 1].text)) role = body.length - 1
+  const join = (ws: Word[]) => ws.map((w) => w.text).join(' ')
+  if (role < 0) {
+    // no role word: a short run of capitalised words right before the dates (all capitals, or with
+    // a company word) names the employer alone
+    let s = body.length
+    while (s > 0 && body.length - s < 5 && capital(body[s - 1].text)) {
+      s--
+      if (body[s].gap) break
+    }
+    const company = body.slice(s)
+    if (!company.length || !(company.every((w) => allCaps(w.text)) || hasCompanyWord(join(company)))) return { tail: splitGaps(body) }
+    return { tail: splitGaps(body.slice(0, s)), company: join(company), place: place?.place }
+  }
+  const start = titleStart(body, role, 0)
+  const company = join(body.slice(role + 1))
+  return { tail: splitGaps(body.slice(0, start)), title: join(body.slice(start, role + 1)), ...(company ? { company } : {}), place: place?.place }
+}
+
+/** Words back into the segments their gaps separated. */
+function splitGaps(ws: Word[]): string[] {
+  const out: string[][] = []
+  for (const w of ws) {
+    if (w.gap || !out.length) out.push([])
+    out[out.length - 1].push(w.text)
+  }
+  return out.map((s) => s.join(' ')).filter((s) => s.trim() !== '')
+}
+
+/**
+ * A flattened experience section's lines: one header line per dated job, "Title | Company | Place | Dates",
+ * the text around them as bullets. Null when the section has no job-site date ranges to anchor on.
+ */
+export function flatJobLines(section: string): string[] | null {
+  const ranges = [...section.matchAll(RANGE_RE)]
+  if (!ranges.length) return null
+  const out: string[] = []
+  let pos = 0
+  let found = 0
+  let pending: string[] = []
+  for (const r of ranges) {
+    const job = cutJobHeader(section.slice(pos, r.index))
+    if (!job.title && !job.company) {
+      // dates inside a bullet ("migrated from 2014 to 2016"): the bullet goes on
+      continue
+    }
+    found++
+    out.push(...pending, ...job.tail.map((t) => `• ${t}`), '')
+    out.push([job.title, job.company, job.place, r[0]].filter(Boolean).join(' | '))
+    pos = r.index! + r[0].length
+    pending = []
+  }
+  if (!found) return null
+  out.push(...splitGaps(toWords(section.slice(pos))).map((t) => `• ${t}`))
+  return out
+}
