@@ -19,7 +19,7 @@ const PRESENT = '(?:present|current(?:ly)?|now|(?:to|till|until)\\s+(?:date|now)
 
 /** One date as written, longest forms first so "Jan 2020" is not read as "2020". */
 export const DATE_SOURCE =
-  `(?:${MONTH_NAME}\\.?,?\\s*'?${YEAR}|${MONTH_NAME}\\.?\\s*['’]\\d\\d(?!\\d)|${SEASON},?\\s+${YEAR}|${YEAR}[-/.](?:0?[1-9]|1[0-2])(?![\\d])|(?:0?[1-9]|1[0-2])[-/.]${YEAR}|${YEAR})`
+  `(?:${MONTH_NAME}\\.?,?(?:\\s+of)?\\s*'?${YEAR}|${MONTH_NAME}\\.?\\s*['’]\\d\\d(?!\\d)|${SEASON},?\\s+${YEAR}|${YEAR}[-/.](?:0?[1-9]|1[0-2])(?![\\d])|(?:0?[1-9]|1[0-2])[-/.]${YEAR}|${YEAR})`
 const SEP = `\\s*(?:[-–—−~→]+|\\bto\\b|\\buntil\\b|\\btill\\b|\\bthrough\\b|\\bthru\\b|\\band\\b|&|[-–—]?\\s*>)\\s*`
 /** "Mar. 2016 Exp. Jun. 2017", "2019 – expected 2021": an end not reached yet is still the end */
 const EXPECTED = '(?:(?:exp\\.|expected|anticipated)\\s*)?'
@@ -38,7 +38,8 @@ export function normalizeDate(raw: string): string | undefined {
   const s = raw.trim().replace(/\s+/g, ' ').replace(/[.,]$/, '')
   if (!s) return undefined
   if (PRESENT_RE.test(s)) return 'Present'
-  let m = s.match(new RegExp(`^(${MONTH_NAME})\\.?,?\\s*'?(${YEAR})$`, 'i'))
+  // "May of 2014" is May 2014
+  let m = s.match(new RegExp(`^(${MONTH_NAME})\\.?,?(?:\\s+of)?\\s*'?(${YEAR})$`, 'i'))
   if (m) return `${m[2]}-${pad(MONTHS[m[1].toLowerCase()])}`
   // "Jan '19": a two-digit year is this century's unless that would be in the future
   m = s.match(new RegExp(`^(${MONTH_NAME})\\.?\\s*['’](\\d\\d)$`, 'i'))

@@ -120,6 +120,8 @@ function titleCased(text: string): boolean {
 /** A non-bullet line that reads as a sentence of the body rather than a header. */
 function isSentence(text: string): boolean {
   const r = findDateRange(text)
+  // "Taught 6th grade (2006-2007 school year)": a dated line opening with a verb, in lower case after it, is a bullet
+  if (r && ACTION_RE.test(text) && !titleCased(r.rest)) return true
   if (r && words(r.rest) < 14) return false
   if (!r && words(text) >= 4 && ACTION_RE.test(text) && !ORG_MARK_RE.test(text)) return true
   // six words or more, mostly in lower case: prose, as no title or name is ("Responsible for managing a team of five")

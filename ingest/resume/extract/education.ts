@@ -5,7 +5,7 @@
 import { findDateRange } from '../dates.ts'
 import { splitEntries, splitFields, type Entry } from '../entries.ts'
 import type { Education } from '../types.ts'
-import { isPlace, splitAtPlaceholder, trailingPlace } from './places.ts'
+import { countryCode, isPlace, splitAtPlaceholder, trailingPlace } from './places.ts'
 import { splitList } from './lists.ts'
 import { hasCompanyWord } from './experience.ts'
 
@@ -41,7 +41,19 @@ const STRONG_DEGREE_RE = /^(bachelor|master|doctor|associate|diploma|high school
 function regroup(entries: Entry[]): Entry[] {
   const out: Entry[] = []
   for (const e of entries) {
-    let cur: Entry = { head: [...e.head], body: [] }
+    // two schools' lines under one another with nothing between: a line opening with a degree, or
+    // one naming a school and a date, starts the next entry once the lines above hold a school and a degree
+    const heads: string[][] = [[]]
+    for (const h of e.head) {
+      const cur = heads[heads.length - 1]
+      // "High School Diploma" names a degree, not a school
+      const school = cur.some((x) => INSTITUTION_RE.test(x.replace(/\b(high|secondary) school (diploma|certificate)\b/gi, '')))
+      const degree = cur.some((x) => DEGREE_RE.test(x))
+      if (school && degree && (STRONG_DEGREE_RE.test(h) || (INSTITUTION_RE.test(h) && !!findDateRange(h)))) heads.push([h])
+      else cur.push(h)
+    }
+    for (const h of heads.slice(0, -1)) out.push({ head: h, body: [] })
+    let cur: Entry = { head: [...heads[heads.length - 1]], body: [] }
     const notesOnly = cur.head.length > 0 && cur.head.every((h) => !DEGREE_RE.test(h) && !INSTITUTION_RE.test(h) && !findDateRange(h))
     if (notesOnly && out.length) {
       out[out.length - 1].body.push(...cur.head.map((text) => ({ text, bullet: false })))
@@ -61,7 +73,7 @@ function regroup(entries: Entry[]): Entry[] {
 function readSchool(entry: Entry): Education {
   const ed: Education = {}
   const lines: string[] = []
-  for (let raw of entry.head) {
+  for (let raw of entry.head.map(tidySchoolLine)) {
     const gpa = raw.match(GPA_RE) ?? raw.match(GPA_AFTER_RE)
     if (gpa && !ed.GPA) {
       ed.GPA = gpa[1].trim()
@@ -78,7 +90,9 @@ function readSchool(entry: Entry): Education {
     const prev = lines[lines.length - 1]
     // after a connector the tail is certain, even a town's name: "National University of" / "Singapore"
     const afterConnector = prev && CONNECTOR_END.test(prev.trim()) && raw.trim().split(/\s+/).length <= 3 && !findDateRange(raw)
-    if (prev && raw.trim() && (afterConnector || (isWrapTail(raw) && endsIncomplete(prev)))) lines[lines.length - 1] = `${prev} ${raw.trim()}`
+    // a field of study under a bare degree is its field: "Bachelor of Science" / "Psychology"
+    if (prev && raw.trim() && BARE_DEGREE_RE.test(prev.trim()) && isWrapTail(raw) && !INSTITUTION_RE.test(raw)) lines[lines.length - 1] = `${prev.trim()} in ${raw.trim()}`
+    else if (prev && raw.trim() && (afterConnector || (isWrapTail(raw) && endsIncomplete(prev)))) lines[lines.length - 1] = `${prev} ${raw.trim()}`
     else lines.push(raw)
   }
   const fields: string[] = []
@@ -91,6 +105,7 @@ function readSchool(entry: Entry): Education {
     }
     fields.push(...parts.flatMap(splitDegreeComma))
   }
+  const others: string[] = []
   for (let f of fields) {
     f = f.replace(/^[\s,;:()]+|[\s,;:(]+$/g, '').trim()
     if (!f) continue
@@ -104,14 +119,26 @@ function readSchool(entry: Entry): Education {
     const degreeFirst = STRONG_DEGREE_RE.test(f) && (!/^(high|secondary) school\b/i.test(f) || /\b(diploma|certificate|degree)\b/i.test(f))
     if (!ed.institution && INSTITUTION_RE.test(f) && !degreeFirst && !/^(bachelor|master|doctor)/i.test(f) && !/\b(diploma|certificate|degree)$/i.test(f)) ed.institution = f
     else if (!ed.degree && DEGREE_RE.test(f)) ed.degree = f
-    else if (!ed.institution && !DEGREE_RE.test(f)) ed.institution = f
-    else if (ed.degree && /^(in|of|major|minor|concentration)\b/i.test(f)) ed.degree += `, ${f}`
+    else if (!ed.institution && !DEGREE_RE.test(f)) {
+      // a field with no school word is the school only when no later field has one
+      if (fields.some((g) => g !== f && INSTITUTION_RE.test(g) && !DEGREE_RE.test(g))) others.push(f)
+      else ed.institution = f
+    } else if (ed.degree && /^(in|of|major|minor|concentration)\b/i.test(f)) ed.degree += `, ${f}`
   }
+  // … and a field without a degree too: "Accounting , 1992 California State University Accounting"
+  for (const o of others) if (ed.institution?.endsWith(` ${o}`) && o.split(/\s+/).length >= 1) ed.institution = ed.institution.slice(0, -o.length - 1).trim()
+  if (!ed.institution && others.length) ed.institution = others[0]
   // a builder repeats the field after the school: "Clayton College of Natural Health Holistic Nutrition"
   const subject = ed.degree?.match(/\s(?:in|:)\s+(.+)$/)?.[1]
   // ("… Institute of Technology" after "in Technology" keeps its last word: a name does not end in "of")
   const cutSchool = subject && ed.institution?.endsWith(` ${subject}`) ? ed.institution.slice(0, -subject.length - 1).trim() : undefined
   if (cutSchool && !/\s(of|and|for|&|de|der|the)$/i.test(cutSchool)) ed.institution = cutSchool
+  // "GHS-IMR Business School India": a country written after a school's word is its place
+  const country = ed.institution?.match(/^(.*\S)\s+(\p{Lu}\p{L}{3,}(?:\s+\p{Lu}\p{L}+)?)$/u)
+  if (country && !ed.location && countryCode(country[2]) && SCHOOL_WORD_RE.test(country[1].split(/\s+/).pop()!)) {
+    ed.institution = country[1]
+    ed.location = country[2]
+  }
   for (const b of entry.body) {
     const gpa = b.text.match(GPA_RE) ?? b.text.match(GPA_AFTER_RE)
     if (gpa && !ed.GPA) ed.GPA = gpa[1].trim()
@@ -123,6 +150,21 @@ function readSchool(entry: Entry): Education {
     }
   }
   return ed
+}
+
+/** A degree named without its field: "Bachelor of Science", "Master of Arts", "BS". */
+const BARE_DEGREE_RE = /^(?:(?:bachelor|master|associate)'?s?(?:\s+of\s+(?:science|arts|fine arts|engineering|education|business administration|applied science))?|b\.?s\.?|b\.?a\.?|m\.?s\.?|m\.?a\.?|b\.?sc\.?|m\.?sc\.?)$/i
+
+/**
+ * What a builder writes into a school's line that is neither degree nor school:
+ * "B.Com2005" (the year glued to the degree) -> "B.Com 2005"; "113 credit hours earned" is a note;
+ * "City High School Diploma" holds the anonymized town's placeholder before the degree.
+ */
+function tidySchoolLine(line: string): string {
+  return line
+    .replace(/(\p{L}\.?)((?:19|20)\d\d)(?!\d)/gu, '$1 $2')
+    .replace(/\s*\b\d+(?:\.\d+)?\s+(?:credit|semester|quarter)\s+hours?(?:\s+(?:earned|completed))?/gi, '')
+    .replace(/(^|\|\s*)City\s+(?=(?:high school|bachelor|master|associate|diploma)\b)/gi, '$1')
 }
 
 /**
