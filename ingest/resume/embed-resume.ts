@@ -115,6 +115,11 @@ const AMBIGUOUS = new RegExp(`\\b(?:${Object.keys(keywords.ambiguous).join('|')}
  * "Mortgage Consultant" works in banking, not consulting, a "Financial Advisor" in financial planning.
  */
 function titleCategories(title: string, context: string): string[] {
+  // a title that names a category's field outright ("Business Development Representative",
+  // "Director of Engineering") is in it, whatever its other words suggest
+  const fold = (x: string) => ` ${x.toLowerCase().replace(/&/g, ' and ').replace(/[^\p{L}\p{N}]+/gu, ' ').trim()} `
+  const named = categoryLabels().filter((l) => fold(title).includes(fold(l))).map((l) => `${l} Jobs`)
+  if (named.length) return named
   const rest = title.replace(AMBIGUOUS, ' ')
   const clear = rest === title ? [] : classify(rest, '', []).filter((c) => c !== OTHER)
   return clear.length ? clear : classify(title, context, []).filter((c) => c !== OTHER)

@@ -91,8 +91,8 @@ function titleStart(words: Word[], role: number, floor: number): number {
     if (OPENS_TITLE.test(w)) break
   }
   while (start < role && TITLE_LINK.test(words[start].text)) start++
-  // a town left before the title is the previous job's place: "Hyderabad Associate Engineer"
-  if (start < role && !allCaps(words[start].text) && isCity(words[start].text) && isPlace(words[start].text) && !hasTitleWord(words[start].text)) start++
+  // a town right after the previous job's dates is that job's place: "… to August 2019 Hyderabad Associate Engineer"
+  if (start === floor && start < role && !allCaps(words[start].text) && isCity(words[start].text) && isPlace(words[start].text) && !hasTitleWord(words[start].text)) start++
   return start
 }
 
@@ -105,7 +105,8 @@ export function cutJobHeader(pre: string): FlatJob {
   // with a company mark: "eduquity career technologies"), else the last word
   let role = -1
   for (let i = body.length - 2; i >= 0; i--) {
-    if (isRole(body[i].text) && !isRole(body[i + 1].text) && (capital(body[i + 1].text) || hasCompanyWord(body.slice(i + 1).map((w) => w.text).join(' ')))) {
+    const next = body[i + 1].text
+    if (isRole(body[i].text) && !isRole(next) && (!TITLE_LINK.test(next) || (/^(of|for)$/.test(next) && capital(body[i + 2]?.text ?? '') && i + 3 < body.length)) && (capital(next) || hasCompanyWord(body.slice(i + 1).map((w) => w.text).join(' ')))) {
       role = i
       break
     }
@@ -125,8 +126,11 @@ export function cutJobHeader(pre: string): FlatJob {
     return { tail: splitGaps(body.slice(0, s)), company: join(company), place: place?.place }
   }
   const start = titleStart(body, role, 0)
-  const company = join(body.slice(role + 1))
-  return { tail: splitGaps(body.slice(0, start)), title: join(body.slice(start, role + 1)), ...(company ? { company } : {}), place: place?.place }
+  // "Head of Department Lycée Victor Hugo": a role word's "of" and the word after it are the title's
+  let end = role
+  if (/^(of|for)$/.test(body[role + 1]?.text ?? '') && capital(body[role + 2]?.text ?? '') && role + 3 < body.length) end = role + 2
+  const company = join(body.slice(end + 1))
+  return { tail: splitGaps(body.slice(0, start)), title: join(body.slice(start, end + 1)), ...(company ? { company } : {}), place: place?.place }
 }
 
 /** Words back into the segments their gaps separated. */

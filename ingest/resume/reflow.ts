@@ -167,7 +167,7 @@ function experienceLines(segs: string[]): string[] {
 /** A degree that opens a school's entry: "BCA", "Bachelors", "Higher Secondary", "Class XII". */
 const ENTRY_DEGREE = /^(?:bachelor'?s?|master'?s?|doctor(?:ate)?|ph\.?d|diploma|associate'?s?|b\.?tech|m\.?tech|btech|mtech|b\.?sc|m\.?sc|bca|mca|mba|pgdca|bcom|mcom|b\.?e|m\.?e|ba|ma|bs|ms|certificate|higher|secondary|class|high)$/i
 /** Words that end a field of study ("Computer Science", "Mechanical Engineering", "Finance"). */
-const SUBJECT_END = /^(\p{L}+(ing|tion|sion|ment|ics|ogy|ance|ence|ies|ure|ism|ical)s?|science|sciences|arts|art|law|medicine|business|design|history|english|nursing|commerce|studies|security|systems|behaviou?r|applications?|ece|cse|it)$/iu
+const SUBJECT_END = /^(\p{L}{3,}(ing|tion|sion|ment|ics|ogy|ance|ence|ies|ure|ism|ical)s?|science|sciences|arts|art|law|medicine|business|design|history|english|nursing|commerce|studies|security|systems|behaviou?r|applications?|ece|cse|it)$/iu
 /** Words of schools' names that end as fields do ("Government Engineering College") */
 const SCHOOL_NAME_WORD = /^(government|national|international|regional|central|state|city)$/i
 const FIELD_LINK = /^(and|&|of|in|with)$/i

@@ -673,23 +673,40 @@ const mmYYYY = (d: YearMonth) => `${String(d.month).padStart(2, '0')}/${d.year}`
 /** What a job site's export leaves of a line: no punctuation, two spaces where the line ended. */
 const stripPunct = (s: string) => s.replace(/[^\p{L}\p{N}\s]+/gu, '').replace(/\s+/g, ' ').trim()
 
+/** "&" stripped leaves the two spaces that were around it: "Cedar & Stone" -> "Cedar  Stone". */
+const stripAmp = (s: string) => s.split(/\s+&\s+/).map(stripPunct).join('  ')
+
 /**
  * A resume as job sites export it and other tools extract it: one line, punctuation stripped,
  * two spaces where a line break or a bullet was; "Title Company  Town Region Month YYYY to Month YYYY".
+ * Some exports lose the gap before a job's header, so the header runs on from the previous job's
+ * last bullet ("… reduced downtime Network Engineer Acme Systems  Pune Maharashtra May 2015 to …"),
+ * and a "&" stripped from a name leaves a gap inside it.
  */
 function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   // a sentence that opens with a heading's word ("Experience managing …") before the real heading
   const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Experience working with cross functional teams', 'Work Experience']
-  for (const w of t.work) {
-    parts.push(`${stripPunct(w.title)} ${stripPunct(w.company)}`, `${stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`, ...w.bullets.map(stripPunct))
-  }
+  const glued = Number(t.id.replace(/\D/g, '')) % 3 === 0
+  t.work.forEach((w, k) => {
+    const header = `${stripAmp(w.title)} ${stripAmp(w.company)}`
+    const dates = `${stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`
+    // the header run on from the last bullet, and the place from the employer
+    if (glued && k > 0 && parts.length) parts[parts.length - 1] = `${parts[parts.length - 1]} ${header} ${dates}`
+    else parts.push(header, dates)
+    parts.push(...w.bullets.map(stripPunct))
+  })
   parts.push('Education')
   // as job sites export schools: "Degree in Field School  Town Region  Dates"; a school's dates may be
   // missing, leaving its town alone; some resumes list their schools in one run without towns or dates
   const odd = Number(t.id.replace(/\D/g, '')) % 2 === 1
   if (odd && t.education.length > 1) parts.push(t.education.map((e) => `${stripPunct(e.degree)} ${stripPunct(e.institution)}`).join(' '))
   else {
-    t.education.forEach((e, k) => parts.push(`${stripPunct(e.degree)} ${stripPunct(e.institution)}`, k % 2 ? stripPunct(e.location) : `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`))
+    // a site writes the field it asks for after the degree as written: "BSc in Physics in Physics", "… in Science"
+    const field = (e: { degree: string }, k: number) => {
+      const f = e.degree.match(/\bin\s+(.+)$/)?.[1]
+      return !f ? '' : k % 2 ? ` in ${stripPunct(f)}` : ` in ${stripPunct(f).split(' ').pop()}`
+    }
+    t.education.forEach((e, k) => parts.push(`${stripPunct(e.degree)}${glued ? field(e, k) : ''} ${stripAmp(e.institution)}`, k % 2 ? stripPunct(e.location) : `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`))
   }
   parts.push('Skills', ...t.skills.flatMap((g) => g.items.map(stripPunct)))
   return {
@@ -718,11 +735,14 @@ function renderBuilder(t: TruthResume, r: Rng): { text: string; expected: Expect
     out.push(...w.bullets.map(damage))
   }
   out.push('Education')
-  for (const e of t.education) {
+  t.education.forEach((e, k) => {
     const m = e.degree.match(/^(.+?) in (.+)$/)
     const degree = m ? `${m[1]} : ${m[2]}` : e.degree
-    out.push(`${degree} , ${e.end.year} ${e.institution} ï¼ ${place(e.location)}`)
-  }
+    // a degree without a field may have its year glued to it ("MBA2012 Cairo University ï¼ …"),
+    // and a school's lines follow the one above with nothing between
+    if (!m && k % 2) out.push(`${e.degree}${e.end.year} ${e.institution} ï¼ ${place(e.location)}`)
+    else out.push(`${degree} , ${e.end.year} ${e.institution} ï¼ ${place(e.location)}`)
+  })
   out.push('Skills', ...t.skills.flatMap((g) => g.items))
   return {
     text: `${out.join('\n')}\n`,

@@ -1,0 +1,93 @@
+/**
+ * Shapes of flattened job-site exports and builder layouts that the generated corpus renders:
+ * a job's header run on from the previous job's last bullet, a "&" stripped inside a name, the
+ * site's field written after the degree, schools' lines stacked, and the truth's sets of values.
+ */
+import test from 'ava'
+import { cutJobHeader, flatJobLines } from '../../ingest/resume/flat-jobs.ts'
+import { extractEducation } from '../../ingest/resume/extract/education.ts'
+import { splitFieldSchool } from '../../ingest/resume/reflow.ts'
+import { parseResume } from '../../ingest/resume/parse.ts'
+import { findDateRange } from '../../ingest/resume/dates.ts'
+import { scoreResume } from '../eval/resume-score.ts'
+
+test('cutJobHeader: place, employer and title read back from the dates; the bullet before them kept', (t) => {
+  t.deepEqual(cutJobHeader('Tuned queries for the reporting team Lead Database Administrator Northwind Data Services  Hyderabad Telangana '), {
+    tail: ['Tuned queries for the reporting team'], title: 'Lead Database Administrator', company: 'Northwind Data Services', place: 'Hyderabad, Telangana',
+  })
+  // a word that opens titles starts the title: what comes before it is the bullet's
+  t.is(cutJobHeader('Integrated payment gateway API Senior PHP Developer Orbit Labs  Ahmedabad Gujarat ').title, 'Senior PHP Developer')
+  // an employer in lower case, told by its company word
+  t.deepEqual(cutJobHeader('Assistant Network Engineer bluepeak career technologies  Delhi Delhi '), {
+    tail: [], title: 'Assistant Network Engineer', company: 'bluepeak career technologies', place: 'Delhi, Delhi',
+  })
+  // a "&" stripped from the title leaves a gap inside it
+  t.is(cutJobHeader(' Hardware  Network Engineer Orion Solutions  Pune Maharashtra ').title, 'Hardware Network Engineer')
+  // capitals beside a title in title case end the bullet; a title in capitals keeps its capitals
+  t.is(cutJobHeader('Installed LAN cabling  PREVIOUS COMPANY Network Engineer Brightline Infotech ').title, 'Network Engineer')
+  t.is(cutJobHeader('Deployed servers to the Datacenter SOFTWARE ENGINEER QA Softworks  Noida Uttar Pradesh ').title, 'SOFTWARE ENGINEER')
+  // a town written after a legal form without a gap is the place
+  t.deepEqual(cutJobHeader(' Test Engineer Greenleaf IT Solutions Private Limited Hyderabad '), {
+    tail: [], title: 'Test Engineer', company: 'Greenleaf IT Solutions Private Limited', place: 'Hyderabad',
+  })
+  // no role word: a run in capitals before the dates is the employer
+  t.deepEqual(cutJobHeader('Kept the inventory of spare parts SILVERLINE PC SERVICES  Pathanamthitta Kerala '), {
+    tail: ['Kept the inventory of spare parts'], company: 'SILVERLINE PC SERVICES', place: 'Pathanamthitta, Kerala',
+  })
+})
+
+test('flatJobLines: a header that runs on from a bullet still opens a job; dates inside a bullet do not', (t) => {
+  const lines = flatJobLines(' Cloud Intern Earth Works  Pune Maharashtra May 2021 to August 2021  Migrated mail from 2014 to 2016 archives  Set up IAM roles Software Developer Arohan Systems  Pune Maharashtra July 2019 to June 2020  Built websites')
+  t.deepEqual(lines?.filter((l) => l.includes(' | ')), [
+    'Cloud Intern | Earth Works | Pune, Maharashtra | May 2021 to August 2021',
+    'Software Developer | Arohan Systems | Pune, Maharashtra | July 2019 to June 2020',
+  ])
+  t.true(lines?.includes('• Migrated mail from 2014 to 2016 archives'))
+  t.true(lines?.includes('• Set up IAM roles'))
+  t.is(flatJobLines('Managed servers for many clients'), null)
+})
+
+test('a flattened resume whose second job runs on from the first one\'s last bullet', (t) => {
+  const text = `Meera Iyer Chennai Tamil Nadu  ${'Engineer with experience in storage and backups for clients  '.repeat(4)}Work Experience Storage Engineer Coral Data Systems  Chennai Tamil Nadu March 2020 to Present  Automated the nightly backups Reduced restore times Senior Database Administrator Bluefin Analytics May 2016 to February 2020  Planned capacity Education Bachelor of Technology in Computer Science in Science Anna University  Chennai Tamil Nadu June 2012 to May 2016 Skills  Linux  SQL`
+  const p = parseResume(text)
+  t.deepEqual(p.work_experience?.map((w) => [w.title, w.company, w.start_date, w.end_date]), [
+    ['Storage Engineer', 'Coral Data Systems', '2020-03', 'Present'],
+    ['Senior Database Administrator', 'Bluefin Analytics', '2016-05', '2020-02'],
+  ])
+  t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [['Bachelor of Technology in Computer Science', 'Anna University']])
+})
+
+test('flattened schools: an abbreviation alone or before "in" is a degree; a name split by a stripped "&" is joined', (t) => {
+  t.is(splitFieldSchool('PGDCA Makhanlal Chaturvedi University'), 'PGDCA | Makhanlal Chaturvedi University')
+  t.is(splitFieldSchool('BEECE in ECE Anna University'), 'BEECE in ECE | Anna University')
+  t.is(splitFieldSchool('Bachelor of Engineering in Mechanical in Engineer Oriental Institute of Science'), 'Bachelor of Engineering in Mechanical | Oriental Institute of Science')
+  // a field of two words after the second "in" is the field itself
+  t.is(splitFieldSchool('Bachelor in Technology in Computer Engineering Bharati College of Engineering'), 'Bachelor in Technology in Computer Engineering | Bharati College of Engineering')
+  const p = parseResume(`Asha Rao Bhopal  ${'Engineer who enjoys building networks for schools  '.repeat(4)}Work Experience Network Engineer Grand Vista Networks  Bhopal Madhya Pradesh August 2020 to Present Education Bachelor of Engineering in Information Technology Vindhya Institute of Science  Technology  Bhopal Madhya Pradesh July 2011 to August 2015 Skills  Routing`)
+  t.deepEqual(p.education?.map((e) => e.institution), ['Vindhya Institute of Science Technology'])
+})
+
+test('builder schools: stacked lines split into entries, a glued year, a country after the school, a field under a bare degree', (t) => {
+  const eds = extractEducation(['MBA : Human Resources 2009 Northgate Business School India Human Resources', 'B.Com2006 Lakeside University India'])
+  t.deepEqual(eds.map((e) => [e.degree, e.institution, e.location, e.end_date]), [
+    ['MBA in Human Resources', 'Northgate Business School', 'India', '2009'],
+    ['B.Com', 'Lakeside University', 'India', '2006'],
+  ])
+  t.like(extractEducation(['Ph.D. : Professional Sales 96 credit hours earned - Expected 2019 Brookfield State University'])[0], { degree: 'Ph.D. in Professional Sales' })
+  t.like(extractEducation(['Elm Park High School | City High School Diploma 06/2010'])[0], { degree: 'High School Diploma' })
+  t.like(extractEducation(['Bachelor of Science', 'Sociology', 'Harbor State University'])[0], { degree: 'Bachelor of Science in Sociology', institution: 'Harbor State University' })
+  // "Institute of Technology" is a whole name, even after "in Technology"
+  t.like(extractEducation(['Bachelor of Technology in Technology | R K Institute of Technology'])[0], { institution: 'R K Institute of Technology' })
+  t.deepEqual(findDateRange('May of 2014'), { end_date: '2014-05', rest: '' })
+})
+
+test('a dated line that opens with a verb and goes on in lower case is a bullet, not a job', (t) => {
+  const p = parseResume(['Experience', 'Company Name - Elementary Teacher City , State 08/2006 - 07/2008', 'Taught 6th grade (2006-2007 school year).', 'Taught 4th grade (2007-2008 school year)'].join('\n'))
+  t.deepEqual(p.work_experience?.map((w) => w.title), ['Elementary Teacher'])
+})
+
+test('scoreResume: a truth that lists each value once counts the parse\'s repeats once', (t) => {
+  const parsed = { version: 'v1' as const, work_experience: [{ title: 'Network Engineer' }, { title: 'Network Engineer' }] }
+  t.is(scoreResume({ titles: ['Network Engineer'], distinct: true }, parsed).counts.work_title.fp, 0)
+  t.is(scoreResume({ titles: ['Network Engineer'] }, parsed).counts.work_title.fp, 1)
+})
