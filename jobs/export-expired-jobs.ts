@@ -20,11 +20,11 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
     run: async ({ task, progress, log }) => {
       const since = new Date(String(task.input.since))
       if (Number.isNaN(since.getTime())) throw new Error(`the task's since is not a date: ${JSON.stringify(task.input.since)}`)
-      const total = await countExpiredJobs(deps.sql, since)
       const pace = pacer(deps.dutyCycle, deps.underLoad)
-      const finish = await writeExport(deps, task, JSONL, 'expired-jobs', async (out) => {
+      const finish = await writeExport(deps, task, JSONL, 'expired-jobs', async (out, db) => {
+        const total = await countExpiredJobs(db, since)
         let written = 0
-        await reserved(deps.sql, (conn) =>
+        await reserved(db, (conn) =>
           readHeld<ExpiredJobLine>(conn, `expired_${task.id.replaceAll('-', '')}_${task.attempt}`, expiredJobsQuery(conn, since), async (rows) => {
             // the query's columns are the line's fields, in the line's order
             await out(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')
@@ -34,7 +34,7 @@ export function exportExpiredJobs(deps: ExportDeps): TaskType {
           }),
         )
         return written
-      })
+      }, log)
       log.info(pace.summary(), 'export paced')
       return finish
     },

@@ -25,18 +25,19 @@ export function exportHistorical(deps: ExportDeps): TaskType {
     run: async ({ task, params, progress, log }) => {
       const q = params as HistoricalExportParams
       const format = task.input.format === 'csv' ? 'csv' : 'json'
-      // the dictionaries grow with the archive: the filters pick their ids when the task runs
-      const filters = await resolveHistorical(deps.sql, q.filters)
-      const total = await countHistoricalExport(deps.sql, filters, q.max)
       const pace = pacer(deps.dutyCycle, deps.underLoad)
-      const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'historical-export', async (out) => {
+      const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'historical-export', async (out, db) => {
+        // the dictionaries grow with the archive: the filters pick their ids when the task
+        // runs, on the database the archive is read from
+        const filters = await resolveHistorical(db, q.filters)
+        const total = await countHistoricalExport(db, filters, q.max)
         let written = 0
-        return writeHistoricalRecords(deps.sql, `historical_${task.id.replaceAll('-', '')}_${task.attempt}`, { filters, max: q.max, format }, out, async (records) => {
+        return writeHistoricalRecords(db, `historical_${task.id.replaceAll('-', '')}_${task.attempt}`, { filters, max: q.max, format }, out, async (records) => {
           written += records
           await pace()
           await progress(total > 0 ? Math.min(1, written / total) : 1, pace.summary())
         })
-      })
+      }, log)
       log.info(pace.summary(), 'export paced')
       return { ...finish, result: { ...finish.result, quote: exportQuote(finish.result.record_count) } }
     },

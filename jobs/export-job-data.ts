@@ -28,14 +28,14 @@ export function exportJobData(deps: ExportDeps): TaskType {
       const q = params as ExportParams
       const format = task.input.format === 'csv' ? 'csv' : 'json'
       const pace = pacer(deps.dutyCycle, deps.underLoad)
-      const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'jobs-export', async (out: Write) => {
+      const finish = await writeExport(deps, task, format === 'csv' ? CSV : JSONL, 'jobs-export', async (out: Write, db) => {
         let written = 0
-        return writeExportRecords(deps.sql, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records, waitedMs) => {
+        return writeExportRecords(db, `export_${task.id.replaceAll('-', '')}_${task.attempt}`, { ...q, taskId: task.id, format }, out, async (records, waitedMs) => {
           written += records
           await pace(waitedMs)
           await progress(q.rows > 0 ? written / q.rows : 1, pace.summary())
         })
-      })
+      }, log)
       log.info(pace.summary(), 'export paced')
       return { ...finish, unused: Math.max(0, task.charged_units - finish.result.record_count) }
     },

@@ -2,7 +2,8 @@
 import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import type { Config } from '../sql/config.ts'
-import type { Sql } from '../sql/db.ts'
+import { connectReplica, WORKER_APPLICATION, type Sql } from '../sql/db.ts'
+import { primaryReads, Replicas, type Reads } from '../sql/replicas.ts'
 import * as rollPeriods from './billing-roll-periods.ts'
 import { exportExpiredJobs } from './export-expired-jobs.ts'
 import { exportHistorical } from './export-historical.ts'
@@ -34,10 +35,13 @@ import { loadSignal, pacer, runQueue, type ApiLoad } from './pace.ts'
  * TASK_WORKERS_IN_API, or `npm run worker`, which always does); the embedding needs an
  * `embedder`. Scheduled queues run in every process: each instant is enqueued once
  * whichever process claims it.
+ * `reads`: where exports read. By default the read replicas of DATABASE_REPLICA_URLS,
+ * with pools of their own beside `sql` (named WORKER_APPLICATION on the replicas too), or
+ * `sql` without them.
  */
 export async function startWorkers(
   boss: PgBoss, sql: Sql, log: Logger, config: Config,
-  { tasks = config.tasks.inProcess, embedder = null, api }: { tasks?: boolean; embedder?: Embedder | null; api?: ApiLoad } = {},
+  { tasks = config.tasks.inProcess, embedder = null, api, reads }: { tasks?: boolean; embedder?: Embedder | null; api?: ApiLoad; reads?: Reads } = {},
 ) {
   await createQueues(boss, sql, [
     { ...embedVectors.options, name: embedVectors.queue },
@@ -65,8 +69,19 @@ export async function startWorkers(
     runQueue: api ? null : runQueue(),
   })
   const mailer = createMailer(config.mail, config.dataDir, log)
+  // the exports' replicas: checked by this process, as the API's are by the API (sql/replicas.ts)
+  const replicas = !reads && tasks && config.databaseUrl && config.replicas.urls.length
+    ? new Replicas(sql, config.replicas.urls, {
+        maxLagSeconds: config.replicas.maxLagSeconds,
+        max: sql.options.max,
+        connect: (url, max) => connectReplica(url, max, WORKER_APPLICATION),
+        onChange: (r, was) => log[r.state === 'up' ? 'info' : 'warn']({ replica: r.name, was, state: r.state, lag_seconds: r.lagSeconds, role: 'exports' }, `read replica ${r.state}`),
+      })
+    : null
+  await replicas?.start()
   const exportDeps: ExportDeps = {
     sql,
+    reads: reads ?? replicas ?? primaryReads(sql),
     store,
     signingKey: signingKeySource(sql, config.files.signingSecret),
     publicUrl: config.publicUrl,
@@ -103,6 +118,8 @@ export async function startWorkers(
     })
   }
   return {
+    /** where the exports read (a Replicas when DATABASE_REPLICA_URLS names some) */
+    reads: exportDeps.reads,
     /** Stops taking work; the tasks running get until `deadline` (ms since the epoch) to finish, then are released (jobs/tasks.ts). */
     stop: async (deadline?: number) => {
       await Promise.all(schedules.map((s) => s.stop()))
@@ -111,6 +128,7 @@ export async function startWorkers(
       await embedding?.stop()
       await webhooks?.stop()
       mailer.close()
+      await replicas?.close()
     },
   }
 }

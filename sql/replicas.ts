@@ -21,6 +21,13 @@
  * finds it well. A 404 on a replica is asked of the primary too: what a client has just
  * written (a job or company ingested a moment ago) may not have reached the
  * replica yet, and a miss costs one more lookup.
+ *
+ * A replica found down also ends the reads still running on it: they are run again on
+ * the primary at once, and the replica's pool is replaced by a new one. A reserved
+ * connection (an export's cursor) whose server went away can leave its next query
+ * pending for ever in postgres.js 3.4.9, or crash the process when it is used again
+ * after its release (porsager/postgres#1208); the read is not waited for, and the old
+ * pool, with that connection, is destroyed rather than reused.
  */
 import type postgres from 'postgres'
 import { connectReplica, POOL_SIZE, type Sql } from './db.ts'
@@ -83,7 +90,10 @@ type Sample = { at: number; lsn: bigint }
 
 type Replica = {
   name: string
+  url: string
   sql: Sql
+  /** aborted when the replica is found down: the reads running on it stop waiting for it */
+  lost: AbortController
   /** one connection for the checks */
   probe: Sql
   state: ReplicaState
@@ -122,6 +132,7 @@ export class Replicas implements Reads {
   private timer: NodeJS.Timeout | null = null
   private checking: Promise<void> | null = null
   private closed = false
+  private readonly open: (url: string, max: number) => Sql
   readonly checkMs: number
   /** reads the primary ran because no replica was usable, or after one failed them */
   primaryReads = 0
@@ -131,11 +142,13 @@ export class Replicas implements Reads {
     urls: string[],
     private readonly options: ReplicaOptions,
   ) {
-    const open = options.connect ?? connectReplica
+    const open = (this.open = options.connect ?? connectReplica)
     this.checkMs = options.checkMs ?? 1000
     this.replicas = urls.map((url) => ({
       name: replicaName(url),
+      url,
       sql: open(url, options.max ?? POOL_SIZE),
+      lost: new AbortController(),
       probe: open(url, 1),
       state: 'starting',
       lagSeconds: null,
@@ -174,10 +187,11 @@ export class Replicas implements Reads {
       return f(this.primary)
     }
     replica.reads++
+    const { signal } = replica.lost
     try {
-      return await f(db)
+      return await untilAborted(f(db), signal)
     } catch (err) {
-      const failure = replicaFailure(err)
+      const failure = signal.aborted ? 'down' : replicaFailure(err)
       if (!failure) throw err
       if (failure === 'down') this.setState(replica, 'down', null)
       this.primaryReads++
@@ -238,6 +252,13 @@ export class Replicas implements Reads {
     const was = r.state
     r.state = state
     r.lagSeconds = lagSeconds
+    if (state === 'down' && was !== 'down' && !this.closed) {
+      r.lost.abort()
+      r.lost = new AbortController()
+      const old = r.sql
+      r.sql = this.open(r.url, this.options.max ?? POOL_SIZE)
+      void old.end({ timeout: 0 }).catch(() => {})
+    }
     if (was !== state) this.options.onChange?.({ name: r.name, state, lagSeconds, reads: r.reads }, was)
   }
 
@@ -247,6 +268,17 @@ export class Replicas implements Reads {
     await this.checking?.catch(() => {})
     await Promise.all(this.replicas.flatMap((r) => [r.sql.end({ timeout: 5 }), r.probe.end({ timeout: 5 })]))
   }
+}
+
+/** `p`, or a rejection once `signal` is aborted; a later rejection of `p` is left unobserved. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  p.catch(() => {})
+  let onAbort = () => {}
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(Object.assign(new Error('the read replica went away'), { code: 'CONNECTION_DESTROYED' }))
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+  return Promise.race([p, aborted]).finally(() => signal.removeEventListener('abort', onAbort))
 }
 
 /** `q`, or a rejection after `ms` (a replica whose host stopped answering never refuses). */
