@@ -34,15 +34,14 @@
  * measure with each round's figure, their range and the median of rounds; the ratios of
  * each checkout to the baseline, round by round; and the non-2xx count.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, renameSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { promisify } from 'node:util'
 import postgres from 'postgres'
 import type { LoadJob, LoadResult } from './http-load.ts'
-import { freePort } from '../helpers/free-port.ts'
+import { checkout as baseCheckout, npm as npmIn, startServer as startIn, stopServer, type Checkout as Base } from './checkouts.ts'
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 const POSTINGS = Number(process.env.BENCH_LOOKUP_JOBS ?? 100_000)
@@ -56,81 +55,26 @@ const SEED = 42
 const NOW = '2026-11-20'
 /** The comment a finished build leaves on its database: what it holds, and whose it is. */
 const markerOf = (c: { dir: string }) => `bench_lookup: ${POSTINGS} postings, seed ${SEED}, now ${NOW}; ${c.dir}`
-const raised = '100000000'
 
 const here = fileURLToPath(new URL('../..', import.meta.url))
 const baselines = (process.env.BENCH_BASELINE ?? '').split(',').filter(Boolean)
 const positional = process.argv.slice(2)
 const log = (m: string) => console.error(`[lookup] ${m}`)
-const run = promisify(execFile)
 
-type Checkout = {
-  dir: string
-  label: string
-  commit: string
-  wip: boolean
+type Checkout = Base & {
   db: string
   url: string
-  start: { env: Record<string, string>; args: string[]; shown: string }
-  server?: ChildProcess
-  port?: number
-  logFile?: string
   keys?: string[]
   ids?: string[]
 }
 
-async function git(dir: string, ...args: string[]) {
-  return (await run('git', ['-C', dir, ...args])).stdout.trim()
-}
-
-/** How the checkout's package.json starts the server: `[NAME=value ...] node <flags> <script>`. */
-function startCommand(dir: string): Checkout['start'] {
-  const fallback = { env: {}, args: ['--import', 'tsx', 'api/server.ts'] }
-  const flags = process.env.BENCH_NODE_FLAGS
-  if (flags !== undefined) {
-    const args = [...flags.split(/\s+/).filter(Boolean), '--import', 'tsx', 'api/server.ts']
-    return { env: {}, args, shown: `node ${args.join(' ')} (BENCH_NODE_FLAGS)` }
-  }
-  const script: string | undefined = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).scripts?.start
-  const words = (script ?? '').trim().split(/\s+/)
-  const env: Record<string, string> = {}
-  while (words.length && /^[A-Za-z_][A-Za-z0-9_]*=\S*$/.test(words[0])) {
-    const [name, ...value] = words.shift()!.split('=')
-    env[name] = value.join('=')
-  }
-  if (words[0] !== 'node' || words.some((w) => /[;&|<>$`'"]/.test(w))) {
-    return { ...fallback, shown: `node ${fallback.args.join(' ')} (start script not of the form [VAR=value] node …: ${JSON.stringify(script)})` }
-  }
-  return { env, args: words.slice(1), shown: script! }
-}
-
 async function checkout(dir: string): Promise<Checkout> {
-  dir = path.resolve(dir)
-  const commit = await git(dir, 'rev-parse', '--short=7', 'HEAD')
-  const wip = (await git(dir, 'status', '--porcelain', '--untracked-files=normal')).length > 0
-  const label = `${commit}${wip ? '_wip' : ''}`
-  const db = `bench_lookup_${label}`
-  const url = Object.assign(new URL(serverUrl), { pathname: `/${db}` }).toString()
-  return { dir, label, commit, wip, db, url, start: startCommand(dir) }
+  const c = await baseCheckout(dir)
+  const db = `bench_lookup_${c.label}`
+  return { ...c, db, url: Object.assign(new URL(serverUrl), { pathname: `/${db}` }).toString() }
 }
 
-/** `npm run -s <script> -- args` in the checkout, against its database; its stdout. */
-async function npm(c: Checkout, script: string, args: string[]) {
-  const env = { ...process.env, DATABASE_URL: c.url, EMBEDDING_PROVIDER: 'none', LOG_LEVEL: 'warn', DATA_DIR: dataDir(c) }
-  try {
-    const { stdout } = await run('npm', ['run', '-s', script, '--', ...args], { cwd: c.dir, env, maxBuffer: 64 << 20 })
-    return stdout
-  } catch (e) {
-    const err = e as { stderr?: string; stdout?: string; message: string }
-    throw new Error(`${c.label}: npm run ${script} ${args.join(' ')} failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`)
-  }
-}
-
-function dataDir(c: Checkout) {
-  const dir = path.join(os.tmpdir(), `bench-lookup-data-${c.label}`)
-  mkdirSync(dir, { recursive: true })
-  return dir
-}
+const npm = (c: Checkout, script: string, args: string[]) => npmIn('lookup', c, c.url, script, args)
 
 /** The generated postings, made once by this checkout's generator. */
 async function postingsFile(self: Checkout) {
@@ -176,56 +120,7 @@ async function prepare(c: Checkout, self: Checkout, admin: postgres.Sql) {
 }
 
 
-function tail(file: string) {
-  try {
-    return readFileSync(file, 'utf8').trim().split('\n').slice(-30).join('\n')
-  } catch {
-    return ''
-  }
-}
-
-async function startServer(c: Checkout) {
-  c.port = await freePort()
-  c.logFile = path.join(os.tmpdir(), `bench-lookup-server-${c.label}.log`)
-  const out = openSync(c.logFile, 'w')
-  c.server = spawn(process.execPath, c.start.args, {
-    cwd: c.dir,
-    stdio: ['ignore', out, out],
-    env: {
-      ...process.env,
-      ...c.start.env,
-      DATABASE_URL: c.url,
-      PORT: String(c.port),
-      DATA_DIR: dataDir(c),
-      EMBEDDING_PROVIDER: 'none',
-      DEMO_JOBS: '0',
-      RATE_LIMIT_PER_MINUTE: raised,
-      SEARCH_RATE_LIMIT_PER_SECOND: raised,
-      ANON_RATE_LIMIT_PER_MINUTE: raised,
-      LOG_LEVEL: 'warn',
-    },
-  })
-  const exited = new Promise<never>((_, reject) => c.server!.once('exit', (code) => reject(new Error(`${c.label}: the server exited (${code}):\n${tail(c.logFile!)}`))))
-  exited.catch(() => {})
-  const deadline = Date.now() + 180_000
-  for (;;) {
-    const status = await Promise.race([fetch(`http://127.0.0.1:${c.port}/healthz`).then((r) => r.status, () => 0), exited])
-    if (status === 200) break
-    if (Date.now() > deadline) throw new Error(`${c.label}: not ready after 180 s:\n${tail(c.logFile)}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-  log(`${c.label}: ready on port ${c.port} (pid ${c.server.pid}; log ${c.logFile})`)
-}
-
-async function stopServer(c: Checkout) {
-  const s = c.server
-  if (!s || s.exitCode !== null || s.signalCode !== null) return
-  const gone = new Promise((r) => s.once('exit', r))
-  s.kill('SIGTERM')
-  const timer = setTimeout(() => s.kill('SIGKILL'), 20_000)
-  await gone
-  clearTimeout(timer)
-}
+const startServer = (c: Checkout) => startIn('lookup', c, c.url, log)
 
 /** KEYS enterprise accounts, each with a key and a block-mode allowance no run reaches, by the checkout's admin CLI. */
 async function makeKeys(c: Checkout) {

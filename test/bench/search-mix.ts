@@ -107,3 +107,65 @@ export function keepAlivePost(base: string, key: string) {
     })
   return { post, close: () => agent.destroy() }
 }
+
+/**
+ * The wider mix of the search-shape bench (search-shapes.ts): every job search filter
+ * alone, with a common and a rare value where the corpus has both, and in the
+ * combinations clients send. The company and job names are read from the corpus: its
+ * company with the most live jobs, one with a single live job, and a live job's slug.
+ */
+export async function shapes(sql: postgres.Sql): Promise<[string, Record<string, unknown>][]> {
+  const [common] = await sql<{ name: string; slug: string }[]>`
+    select c.name, c.slug from companies c join jobs j on j.company_id = c.id and not j.expired
+    group by c.id order by count(*) desc limit 1`
+  const [rare] = await sql<{ name: string; slug: string }[]>`
+    select c.name, c.slug from companies c join jobs j on j.company_id = c.id and not j.expired
+    group by c.id having count(*) = 1 order by c.id limit 1`
+  const [job] = await sql<{ job_slug: string }[]>`select job_slug from jobs where not expired order by id desc limit 1`
+  return [
+    ['no filters', {}],
+    ['title, common', { job_titles: ['manager'] }],
+    ['title, rare', { job_titles: ['chauffeur'] }],
+    ['title phrase', { job_titles: ['"software engineer"'] }],
+    ['titles OR', { job_titles: ['nurse', 'pharmacist', 'physician'] }],
+    ['title with exclusions', { job_titles: ['engineer', '-senior', '-intern'] }],
+    ['keywords, one term', { keywords: ['python'] }],
+    ['keywords, two terms', { keywords: ['customer', 'service'] }],
+    ['keywords, two terms + location type + experience', { keywords: ['data', 'cloud'], location_types: ['Remote'], experience: ['Senior'] }],
+    ['keywords phrase + days_ago', { keywords: ['"machine learning"'], days_ago: 30 }],
+    ['company keywords, common', { company_keywords: ['logistics'] }],
+    ['company keywords, rare', { company_keywords: ['maritime'] }],
+    ['company name, most jobs', { company_name: common.name }],
+    ['company name, one job', { company_name: rare.name }],
+    ['company slug', { company_slug: common.slug }],
+    ['job slug', { job_slug: job.job_slug }],
+    ['location type', { location_types: ['Hybrid'] }],
+    ['country', { geo_locations: [{ country: 'Germany' }] }],
+    ['country + days_ago', { geo_locations: [{ country: 'United States' }], days_ago: 7 }],
+    ['city, 25 mi', { geo_locations: [{ city: 'London', country: 'United Kingdom' }] }],
+    ['small city, 50 km', { geo_locations: [{ city: 'Boise', region: 'ID', country: 'United States' }], geofilter_params: { radius: 50, unit: 'km' } }],
+    ['title phrase + city radius + salary floor', { job_titles: ['"software engineer"'], geo_locations: [{ city: 'San Francisco', region: 'CA' }], geofilter_params: { radius: 50 }, salary: { min: 100000 }, currency: 'USD' }],
+    ['region box', { geo_locations: [{ region: 'California' }], geofilter_params: { mode: 'box' } }],
+    ['experience', { experience: ['Executive'] }],
+    ['years of experience + title', { yoe: { min: 2, max: 5 }, job_titles: ['analyst'] }],
+    ['years of experience, include none stated', { yoe: { min: 8 }, include_yoe: 'true' }],
+    ['salary floor, USD', { salary: { min: 150000 }, currency: 'USD' }],
+    ['salary range, EUR, include none stated', { salary: { min: 40000, max: 60000 }, currency: 'EUR', include_no_salary: 'true' }],
+    ['job type, rare', { job_types: ['Internship'] }],
+    ['category', { job_category: ['Legal Jobs'] }],
+    ['categories + job type, by date', { job_category: ['Software Engineer Jobs', 'Data Analyst Jobs'], job_types: ['Full Time'], sort_by: 'date_posted' }],
+    ['industry + company sizes', { industry: ['Healthcare'], company_types: ['1001-5000', '5001-10000', '10000+'] }],
+    ['sub-industry', { sub_industry: ['Air Transportation'] }],
+    ['job boards', { job_board: ['Ashby', 'Workable'] }],
+    ['posted on or after', { date_posted: '2026-11-15' }],
+    ['visa + remote + country', { visa: 'true', geo_locations: [{ country: 'United States' }], location_types: ['Remote'] }],
+    ['hide agencies + part time', { hide_recruiting_agencies: 'true', job_types: ['Part Time'] }],
+    ['raw descriptions', { job_titles: ['designer'], return_raw_description: 'true' }],
+    ['by salary, desc', { salary: { min: 50000 }, sort_by: 'salary', sort_order: 'desc' }],
+    ['by company', { job_titles: ['designer'], sort_by: 'company' }],
+    ['by date, ascending', { job_category: ['Sales Jobs'], sort_by: 'date_posted', sort_order: 'asc' }],
+    ['page 50', { job_titles: ['manager'], page: 50, limit: 10 }],
+    ['page of 100, common title', { job_titles: ['engineer'], limit: 100 }],
+    ['many filters at once', { job_titles: ['engineer'], keywords: ['python'], geo_locations: [{ country: 'United States' }], location_types: ['Remote', 'Hybrid'], experience: ['Mid', 'Senior'], salary: { min: 90000 }, currency: 'USD', job_types: ['Full Time'], days_ago: 60, hide_recruiting_agencies: 'true' }],
+  ]
+}
