@@ -7,7 +7,7 @@ import Router from '@koa/router'
 import { createReadStream, readdirSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, extname, join } from 'node:path'
-import { buildOpenApi } from '../openapi.ts'
+import { buildOpenApi } from '../openapi/document.ts'
 
 const contentTypes: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto'
 import { array, boolean, number, object, string, tuple } from 'yup'
 import { buildApp } from '../../api/app.ts'
 import { loadConfig } from '../../sql/config.ts'
-import { buildOpenApi, routeDocs, toOpenApiPath, type RouteDoc } from '../../api/openapi.ts'
+import { buildOpenApi, routeDocs, toOpenApiPath } from '../../api/openapi/document.ts'
+import type { RouteDoc } from '../../api/openapi/route-doc.ts'
 import type { JsonSchema } from '../../api/schemas/responses.ts'
 import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/postings.ts'
 import { insertTask } from '../../sql/tasks.ts'
@@ -65,8 +66,8 @@ test('every route the app serves is in the document, and the document lists no o
   // guard against an enumeration that silently finds nothing
   for (const known of ['GET /healthz', 'GET /v2/jobs/{job_id}', 'GET /v2/openapi.json', 'GET /docs']) t.true(served.includes(known), known)
   const documented = documentedRoutes(t.context.doc)
-  t.deepEqual(served.filter((r) => !documented.includes(r)), [], 'served but missing from api/openapi.ts routeDocs')
-  t.deepEqual(documented.filter((r) => !served.includes(r)), [], 'in api/openapi.ts routeDocs but not served')
+  t.deepEqual(served.filter((r) => !documented.includes(r)), [], 'served but missing from api/openapi/ routeDocs')
+  t.deepEqual(documented.filter((r) => !served.includes(r)), [], 'in api/openapi/ routeDocs but not served')
 })
 
 // --- the document -------------------------------------------------------------------

@@ -15,7 +15,7 @@ import { USD_PER_UNIT } from '../../sql/scores.ts'
 import { startTestApp, type TestApp } from '../helpers/app.ts'
 import { createAccountWithKey, rawPosting, readItems } from '../helpers/factories.ts'
 import { spend, usage } from '../billing/fixtures.ts'
-import { marketSchemas } from '../../api/openapi-market.ts'
+import { marketSchemas } from '../../api/openapi/market.ts'
 
 /** The documented fields, no more and no fewer (the schemas are closed). */
 const documentedKeys = (schema: keyof typeof marketSchemas) => Object.keys(marketSchemas[schema].properties!).sort()

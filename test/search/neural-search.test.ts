@@ -6,7 +6,7 @@
  */
 import anyTest, { type TestFn } from 'ava'
 import { randomBytes } from 'node:crypto'
-import { buildOpenApi } from '../../api/openapi.ts'
+import { buildOpenApi } from '../../api/openapi/document.ts'
 import { modelId } from '../../sql/embeddings.ts'
 import { NEURAL_DEPTH, RRF_K } from '../../sql/vector-search.ts'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'

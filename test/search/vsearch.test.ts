@@ -15,7 +15,7 @@ import { spend } from '../billing/fixtures.ts'
 import { EmbedderUnavailable, type Embedder } from '../../ingest/embed/embedder.ts'
 import { startTestApp, testEmbedder, type TestApp } from '../helpers/app.ts'
 import { buildApp } from '../../api/app.ts'
-import { buildOpenApi } from '../../api/openapi.ts'
+import { buildOpenApi } from '../../api/openapi/document.ts'
 import { loadConfig } from '../../sql/config.ts'
 import { axis, cosine, insertResume, okSchema, planar, seedPostings, setJobVectors, undocumented } from './vector-fixtures.ts'
 

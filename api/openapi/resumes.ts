@@ -1,11 +1,11 @@
 /**
  * The resume routes in the OpenAPI document (api/routes/resumes.ts). Their bodies are
  * multipart uploads rather than yup-validated JSON, so their request bodies are given
- * here whole. Only types come from openapi.ts, which lists these with its own routes.
+ * here whole. document.ts lists these with the other families.
  */
-import type { RouteDoc } from './openapi.ts'
-import { resumeListQuery } from './schemas/resumes.ts'
-import { MAX_RESUME_BYTES } from './middleware/upload.ts'
+import type { RouteDoc } from './route-doc.ts'
+import { resumeListQuery } from '../schemas/resumes.ts'
+import { MAX_RESUME_BYTES } from '../middleware/upload.ts'
 
 type JsonSchema = Record<string, unknown>
 

@@ -1,17 +1,17 @@
 /**
  * The salary benchmark and the insights routes in the OpenAPI document
  * (api/routes/salary-benchmark.ts, api/routes/insights.ts): their entries and the
- * shapes of their results. openapi.ts lists these with its own routes. The design they
+ * shapes of their results. document.ts lists these with the other families. The design they
  * describe is docs/market-data.md.
  */
-import type { RouteDoc } from './openapi.ts'
-import { companyInsightsBody, jobInsightsBody } from './schemas/insights.ts'
-import { DEFAULT_BENCHMARK_DAYS, MAX_BENCHMARK_DAYS, salaryBenchmarkBody } from './schemas/salary-benchmark.ts'
-import type { JsonSchema } from './schemas/responses.ts'
-import { CONFIDENCE, SIMILAR } from '../jobs/salary-benchmark.ts'
-import { COMPANY_LOCATIONS, SAMPLE_POSTINGS, TOP, TREND_MONTHS, TREND_WEEKS } from '../sql/insights.ts'
-import { MATCHED_TITLES } from '../sql/salary-benchmark.ts'
-import { CURRENCIES, MIN_LOG_SPREAD, MIN_OUTLIER_SAMPLE, MIN_SALARIES, OUTLIER_MADS } from '../sql/salary-stats.ts'
+import type { RouteDoc } from './route-doc.ts'
+import { companyInsightsBody, jobInsightsBody } from '../schemas/insights.ts'
+import { DEFAULT_BENCHMARK_DAYS, MAX_BENCHMARK_DAYS, salaryBenchmarkBody } from '../schemas/salary-benchmark.ts'
+import type { JsonSchema } from '../schemas/responses.ts'
+import { CONFIDENCE, SIMILAR } from '../../jobs/salary-benchmark.ts'
+import { COMPANY_LOCATIONS, SAMPLE_POSTINGS, TOP, TREND_MONTHS, TREND_WEEKS } from '../../sql/insights.ts'
+import { MATCHED_TITLES } from '../../sql/salary-benchmark.ts'
+import { CURRENCIES, MIN_LOG_SPREAD, MIN_OUTLIER_SAMPLE, MIN_SALARIES, OUTLIER_MADS } from '../../sql/salary-stats.ts'
 
 const ref = (name: keyof typeof marketSchemas): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const int = (description?: string): JsonSchema => ({ type: 'integer', ...(description ? { description } : {}) })

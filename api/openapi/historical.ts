@@ -1,12 +1,12 @@
 /**
- * Historical search and export in the OpenAPI document (api/routes/historical.ts). Only
- * types come from openapi.ts, which lists these with its own routes.
+ * Historical search and export in the OpenAPI document (api/routes/historical.ts). document.ts lists these
+ * with the other families.
  */
-import type { RouteDoc } from './openapi.ts'
-import { FIRST_YEAR } from './routes/historical.ts'
-import { DEFAULT_SAMPLE_SIZE, historicalExportBody, historicalSearchBody, MAX_EXPORT_RECORDS, MAX_SAMPLE_SIZE } from './schemas/historical.ts'
-import type { JsonSchema } from './schemas/responses.ts'
-import { EXPORT_TIERS_TEXT, HISTORICAL_EXPORT_FIELDS } from '../sql/historical.ts'
+import type { RouteDoc } from './route-doc.ts'
+import { FIRST_YEAR } from '../routes/historical.ts'
+import { DEFAULT_SAMPLE_SIZE, historicalExportBody, historicalSearchBody, MAX_EXPORT_RECORDS, MAX_SAMPLE_SIZE } from '../schemas/historical.ts'
+import type { JsonSchema } from '../schemas/responses.ts'
+import { EXPORT_TIERS_TEXT, HISTORICAL_EXPORT_FIELDS } from '../../sql/historical.ts'
 
 const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
   type: 'object',

@@ -1,12 +1,12 @@
 /**
  * Saved searches and webhook events in the OpenAPI document (api/routes/saved-searches.ts,
- * docs/webhooks.md). Only types come from openapi.ts, which lists these with its own routes.
+ * docs/webhooks.md). document.ts lists these with the other families.
  */
-import type { RouteDoc } from './openapi.ts'
-import { eventListQuery, savedSearchFor, savedSearchListQuery, savedSearchPatch } from './schemas/saved-searches.ts'
-import type { JsonSchema } from './schemas/responses.ts'
-import { EVENT_RETENTION_DAYS, EVENT_STATUSES, EVENT_TYPES, JOBS_PER_EVENT, ROTATION_OVERLAP_HOURS, SAVED_SEARCH_LIMITS } from '../sql/saved-searches.ts'
-import { WEBHOOK_RETRY_SCHEDULE } from '../sql/config.ts'
+import type { RouteDoc } from './route-doc.ts'
+import { eventListQuery, savedSearchFor, savedSearchListQuery, savedSearchPatch } from '../schemas/saved-searches.ts'
+import type { JsonSchema } from '../schemas/responses.ts'
+import { EVENT_RETENTION_DAYS, EVENT_STATUSES, EVENT_TYPES, JOBS_PER_EVENT, ROTATION_OVERLAP_HOURS, SAVED_SEARCH_LIMITS } from '../../sql/saved-searches.ts'
+import { WEBHOOK_RETRY_SCHEDULE } from '../../sql/config.ts'
 
 const rules = { allowHttp: false }
 const str: JsonSchema = { type: 'string' }

@@ -1,11 +1,11 @@
 /**
  * API keys (api/routes/keys.ts) and the console (api/routes/console.ts) in the OpenAPI
- * document. Only types come from openapi.ts, which lists these with its own routes.
+ * document. document.ts lists these with the other families.
  */
-import type { RouteDoc } from './openapi.ts'
-import type { JsonSchema } from './schemas/responses.ts'
-import { keyCreateBody } from './schemas/keys.ts'
-import { MAX_LIVE_KEYS } from '../sql/keys.ts'
+import type { RouteDoc } from './route-doc.ts'
+import type { JsonSchema } from '../schemas/responses.ts'
+import { keyCreateBody } from '../schemas/keys.ts'
+import { MAX_LIVE_KEYS } from '../../sql/keys.ts'
 
 const time = (description: string, nullable = false): JsonSchema => ({ type: nullable ? ['string', 'null'] : 'string', format: 'date-time', description })
 const closed = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({

@@ -1,9 +1,9 @@
 /**
- * POST /v2/jobs/contacts in the OpenAPI document (api/routes/contacts.ts). Only types come
- * from openapi.ts, which lists these with its own routes.
+ * POST /v2/jobs/contacts in the OpenAPI document (api/routes/contacts.ts). document.ts
+ * lists these with the other families.
  */
-import type { RouteDoc } from './openapi.ts'
-import { contactsBody, MAX_CONTACT_JOB_IDS, MAX_CONTACTS_LIMIT } from './schemas/contacts.ts'
+import type { RouteDoc } from './route-doc.ts'
+import { contactsBody, MAX_CONTACT_JOB_IDS, MAX_CONTACTS_LIMIT } from '../schemas/contacts.ts'
 
 type JsonSchema = Record<string, unknown>
 

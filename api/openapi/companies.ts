@@ -1,11 +1,14 @@
 /**
- * Company search in the OpenAPI document (api/routes/company-search.ts). Only types
- * come from openapi.ts, which lists these with its own routes.
+ * Company profiles, their jobs (api/routes/companies.ts) and company search
+ * (api/routes/company-search.ts) in the OpenAPI document.
  */
-import type { RouteDoc } from './openapi.ts'
-import { COMPANY_TYPES, LINKEDIN_PREFIXES, MAX_COMPANY_LIMIT, MAX_QUERY_LENGTH, MAX_STRING_LENGTH, companySearchBody } from './schemas/companies.ts'
-import { responseSchemas, type JsonSchema } from './schemas/responses.ts'
-import { WORD_SIMILARITY } from '../sql/company-search.ts'
+import { PROFILE_JOBS } from '../routes/companies.ts'
+import { MAX_DEPTH, pageQuery } from '../schemas/common.ts'
+import { jobQuery } from '../schemas/jobs.ts'
+import { COMPANY_TYPES, LINKEDIN_PREFIXES, MAX_COMPANY_LIMIT, MAX_QUERY_LENGTH, MAX_STRING_LENGTH, companySearchBody } from '../schemas/companies.ts'
+import { responseSchemas, type JsonSchema } from '../schemas/responses.ts'
+import { WORD_SIMILARITY } from '../../sql/company-search.ts'
+import { controlInPath, json, rawDescriptionDoc, type RouteDoc } from './route-doc.ts'
 
 const profile = responseSchemas.CompanyProfile
 
@@ -103,5 +106,56 @@ export const companySearchRouteDocs: RouteDoc[] = [
         },
       },
     },
+  },
+]
+
+export const companyRouteDocs: RouteDoc[] = [
+  {
+    method: 'get',
+    path: '/v2/platform/companies/:company_slug',
+    summary: 'Get a company and its recent jobs',
+    description:
+      `The company profile and its ${PROFILE_JOBS} most recent jobs by \`date_posted\`, newest first. ` +
+      'Expired jobs are included: check each job\'s `expired` flag. Use `GET /v2/platform/companies/{company_slug}/jobs` to page through live jobs.',
+    tags: ['Companies'],
+    auth: 'key',
+    metered: true,
+    params: { company_slug: 'The company\'s `company_slug`' },
+    response: 'CompanyWithJobs',
+    errors: { 404: 'No company has this slug', 422: controlInPath },
+  },
+  {
+    method: 'get',
+    path: '/v2/platform/companies/:company_slug/jobs',
+    summary: 'List a company\'s live jobs',
+    description:
+      'A page of the company\'s live jobs (expired ones are left out), newest first, with the distinct categories of its live jobs. ' +
+      `\`limit\` is 1 to 100, default 10; \`page\` starts at 1, and page × limit is at most ${MAX_DEPTH}.`,
+    tags: ['Companies'],
+    auth: 'key',
+    metered: true,
+    query: pageQuery,
+    params: { company_slug: 'The company\'s `company_slug`', page: 'Page number, from 1', limit: 'Jobs per page, 1 to 100' },
+    response: 'CompanyJobsPage',
+    errors: { 404: 'No company has this slug' },
+  },
+  {
+    method: 'get',
+    path: '/v2/platform/companies/:company_slug/jobs/:job_slug',
+    summary: 'Get one of a company\'s jobs',
+    description:
+      'A job record by the company\'s slug and the job\'s `job_slug`, live or expired (see `expired`). ' +
+      'Pass `return_raw_description=true` for the original HTML as `description_raw`.',
+    tags: ['Companies'],
+    auth: 'key',
+    metered: true,
+    query: jobQuery,
+    params: {
+      company_slug: 'The company\'s `company_slug`',
+      job_slug: 'The job\'s `job_slug`',
+      return_raw_description: rawDescriptionDoc,
+    },
+    response: 'JobRecord',
+    errors: { 404: 'No company has this slug, or it has no job with this slug' },
   },
 ]
