@@ -9,7 +9,6 @@ import type PgBoss from 'pg-boss'
 import type { Logger } from 'pino'
 import { rollPeriods } from '../sql/billing.ts'
 import type { Sql } from '../sql/db.ts'
-import { pruneScheduledRuns } from '../sql/scheduled-runs.ts'
 
 export const queue = 'billing.roll-periods'
 export const options: PgBoss.Queue = { name: queue, retryLimit: 3, retryDelay: 60, retryBackoff: true, policy: 'singleton' }
@@ -18,7 +17,6 @@ export const handler =
   (sql: Sql, log: Logger) =>
   async ([job]: PgBoss.Job<object>[]) => {
     const result = await rollPeriods(sql)
-    const pruned_scheduled_runs = await pruneScheduledRuns(sql, new Date(Date.now() - 90 * 86_400_000))
-    log.info({ job_id: job.id, ...result, pruned_scheduled_runs }, 'billing periods rolled')
-    return { ...result, pruned_scheduled_runs }
+    log.info({ job_id: job.id, ...result }, 'billing periods rolled')
+    return result
   }

@@ -57,9 +57,9 @@ export async function startWorkers(
   await boss.work(filesCleanup.queue, filesCleanup.handler(sql, store, log))
 
   const schedules = [
-    scheduleQueue(boss, sql, log, expire.queue, config.expireCron),
-    scheduleQueue(boss, sql, log, rollPeriods.queue, config.periodCron),
-    scheduleQueue(boss, sql, log, filesCleanup.queue, config.files.cleanupCron),
+    scheduleQueue(boss, log, expire.queue, config.expireCron),
+    scheduleQueue(boss, log, rollPeriods.queue, config.periodCron),
+    scheduleQueue(boss, log, filesCleanup.queue, config.files.cleanupCron),
   ]
   // only a server tells the API's sessions from the workers' (sql/foreground.ts); a
   // process without the API reads the machine's run queue for what no statement shows

@@ -1153,17 +1153,6 @@ CREATE TABLE public.saved_searches (
 
 
 --
--- Name: scheduled_runs; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.scheduled_runs (
-    queue text NOT NULL,
-    scheduled_at timestamp with time zone NOT NULL,
-    claimed_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
-
---
 -- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1697,14 +1686,6 @@ ALTER TABLE ONLY public.saved_search_matches
 
 ALTER TABLE ONLY public.saved_searches
     ADD CONSTRAINT saved_searches_pkey PRIMARY KEY (id);
-
-
---
--- Name: scheduled_runs scheduled_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.scheduled_runs
-    ADD CONSTRAINT scheduled_runs_pkey PRIMARY KEY (queue, scheduled_at);
 
 
 --
