@@ -122,7 +122,9 @@ function isSentence(text: string): boolean {
   const r = findDateRange(text)
   // "Taught 6th grade (2006-2007 school year)": a dated line opening with a verb, in lower case after it, is a bullet
   if (r && ACTION_RE.test(text) && !titleCased(r.rest)) return true
-  if (r && words(r.rest) < 14) return false
+  // a long header is still one when its words are capitalised as names and titles are:
+  // "Northwind Systems - Junior Software Developer - Outdoor and Garden Hà Nội , Vietnam 11/2019 - 04/2022"
+  if (r && (words(r.rest) < 14 || (words(r.rest) < 22 && titleCased(r.rest) && !endsSentence(text)))) return false
   if (!r && words(text) >= 4 && ACTION_RE.test(text) && !ORG_MARK_RE.test(text)) return true
   // six words or more, mostly in lower case: prose, as no title or name is ("Responsible for managing a team of five")
   if (!r && words(text) >= 6 && !titleCased(text)) return true
@@ -161,6 +163,7 @@ export function splitEntries(raw: string[]): Entry[] {
   if (hg) lines = lines.map((l) => (l.glyph === hg ? { text: l.text, bullet: false } : l))
   lines = joinWrapped(lines)
   const dated = lines.some((l) => !l.bullet && findDateRange(l.text))
+  const ranged = lines.some((l) => !l.bullet && findDateRange(l.text)?.start_date)
   const entries: Entry[] = []
   let cur: Entry | null = null
   let label: string | undefined
@@ -180,6 +183,13 @@ export function splitEntries(raw: string[]): Entry[] {
     if (l.bullet || (isSentence(l.text) && !aboveDate)) {
       if (!cur) entries.push((cur = { head: [], body: [] }))
       cur.body.push({ text: l.text, bullet: l.bullet, ...(label ? { label } : {}) })
+      continue
+    }
+    // "Received Character Development Award - 2002.": among entries dated by ranges, a line in the
+    // body with a year alone that ends as a sentence does is a note of the body, not an entry
+    const lone = findDateRange(l.text)
+    if (cur && cur.body.length > 0 && ranged && lone && !lone.start_date && endsSentence(l.text)) {
+      cur.body.push({ text: l.text, bullet: false, ...(label ? { label } : {}) })
       continue
     }
     // a header-like line: does it start a new entry?

@@ -6,6 +6,7 @@
 import test from 'ava'
 import { cutJobHeader, flatJobLines } from '../../ingest/resume/flat-jobs.ts'
 import { extractEducation } from '../../ingest/resume/extract/education.ts'
+import { readHead, unglueRole } from '../../ingest/resume/extract/experience.ts'
 import { splitFieldSchool } from '../../ingest/resume/reflow.ts'
 import { parseResume } from '../../ingest/resume/parse.ts'
 import { findDateRange } from '../../ingest/resume/dates.ts'
@@ -90,4 +91,21 @@ test('scoreResume: a truth that lists each value once counts the parse\'s repeat
   const parsed = { version: 'v1' as const, work_experience: [{ title: 'Network Engineer' }, { title: 'Network Engineer' }] }
   t.is(scoreResume({ titles: ['Network Engineer'], distinct: true }, parsed).counts.work_title.fp, 0)
   t.is(scoreResume({ titles: ['Network Engineer'] }, parsed).counts.work_title.fp, 1)
+})
+
+test('builder titles: a department after a dash, a space lost before the role word, an employer in lower case after the title', (t) => {
+  t.like(readHead(['Company Name | City , State Store Buyer - Outdoor and Garden 03/2014 to 12/2016']), { title: 'Store Buyer - Outdoor and Garden', company: 'Company Name' })
+  // "Title - Company": the part after the dash is the employer when nothing else is
+  t.like(readHead(['Network Engineer - Brightwave 2019 - 2021']), { title: 'Network Engineer', company: 'Brightwave' })
+  t.like(readHead(['ProgramManager Company Name | City , State 10/2015 to 08/2016']), { title: 'Program Manager' })
+  t.is(unglueRole('PowerPoint and JavaScript'), 'PowerPoint and JavaScript')
+  t.like(readHead(['Assistant Store Manager northfield outfitters', 'October 2012 to December 2014 Company Name | City , State']), { title: 'Assistant Store Manager' })
+  t.like(readHead(['Head Coach northfield rowing club', '2012 - 2014']), { title: 'Head Coach', company: 'northfield rowing club' })
+  // a title in lower case keeps its words
+  t.like(readHead(['Senior sales associate', 'Brightwave Retail 2012 - 2014']), { title: 'Senior sales associate' })
+})
+
+test('builder bullets: a note with a year alone that ends as a sentence stays in the job above', (t) => {
+  const p = parseResume(['Experience', 'Fitness Manager', 'June 2007 to October 2012 Company Name ï¼ City , State', 'Supervised a staff of twelve trainers.', 'Received Regional Service Award - 2010.', 'Club Coordinator', 'February 1999 to June 2007 Company Name ï¼ City , State', 'Taught group classes.'].join('\n'))
+  t.deepEqual(p.work_experience?.map((w) => w.title), ['Fitness Manager', 'Club Coordinator'])
 })

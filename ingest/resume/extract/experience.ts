@@ -28,7 +28,7 @@ const TITLE_WORDS = new RegExp(
       'counsellor', 'librarian', 'ambassador', 'organizer', 'organiser', 'mentor', 'coach', 'trainer', 'evangelist', 'expert',
       'marketer', 'salesperson', 'seller', 'worker', 'handler', 'courier', 'housekeeper', 'waiter', 'waitress', 'host', 'hostess',
       'dispatcher', 'surveyor', 'midwife', 'doctor', 'veterinarian', 'economist', 'statistician', 'actuary', 'underwriter',
-      'banker', 'trader', 'broker', 'negotiator', 'translator', 'interpreter', 'copywriter', 'illustrator', 'animator',
+      'banker', 'trader', 'broker', 'educator', 'negotiator', 'translator', 'interpreter', 'copywriter', 'illustrator', 'animator',
     ].join('|') +
     ')s?\\b',
   'i',
@@ -116,7 +116,8 @@ type Head = Pick<WorkExperience, 'title' | 'company' | 'location' | 'start_date'
 /** Reads an entry's header lines into title, company, location and dates. */
 export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head {
   const out: Head = {}
-  type Field = { text: string; dated: boolean; line: number }
+  // placed: the field a place was written after, as "Company ï¼ Town , Region" writes the employer
+  type Field = { text: string; dated: boolean; line: number; placed?: boolean }
   const fields: Field[] = []
   let placeLine = -1
   headLines.forEach((raw, line) => {
@@ -131,7 +132,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
         dated = true
       }
     }
-    const parts = splitFields(splitAtPlaceholder(text))
+    const parts = splitFields(splitAtPlaceholder(unglueRole(text)))
     // a place ending the line is taken before commas split the fields: "R.O.K Cyber Command, MND  Seoul, S.Korea"
     const tp = !out.location && parts.length ? trailingPlace(parts[parts.length - 1], towns) : null
     if (tp?.rest) {
@@ -139,14 +140,16 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
       placeLine = line
       parts[parts.length - 1] = tp.rest
     }
-    for (const part of parts) {
-      for (const p of splitAt(part)) fields.push({ text: p, dated, line })
-    }
+    parts.forEach((part, k) => {
+      const ps = splitAt(part)
+      ps.forEach((p, j) => fields.push({ text: p, dated, line, ...(tp?.rest && k === parts.length - 1 && j === ps.length - 1 ? { placed: true } : {}) }))
+    })
   })
   // "NEXON | Seoul, S.Korea": a town with its country is the place, before any one-word town
   const full = fields.findIndex((f) => f.text.includes(',') && isPlace(f.text))
   if (!out.location && full >= 0) {
     out.location = fields[full].text
+    if (full > 0 && fields[full - 1].line === fields[full].line) fields[full - 1].placed = true
     fields.splice(full, 1)
   }
   const rest: Field[] = []
@@ -158,14 +161,18 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
     if (tp && tp.rest) {
       out.location = tp.place
       placeLine = f.line
-      rest.push({ ...f, text: tp.rest })
+      rest.push({ ...f, text: tp.rest, placed: true })
       continue
     }
     if (!out.location && isPlace(t)) {
       out.location = t
+      const before = rest[rest.length - 1]
+      if (before && before.line === f.line) before.placed = true
       continue
     }
-    rest.push({ ...f, text: t })
+    const lower = lowerTail(t)
+    if (lower) rest.push({ ...f, text: lower[0] }, { ...f, text: lower[1], placed: f.placed })
+    else rest.push({ ...f, text: t })
   }
   joinWrappedFields(rest, placeLine)
   // title: a field with a title word and no company mark; company: one with a company mark
@@ -173,8 +180,15 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
   const lastWordTitle = (s: string) => !/(?:^|\s)(partners?|associates|group|services)$/i.test(s) && hasTitleWord(s.split(/\s+/).slice(-1)[0])
   let titleIdx = rest.findIndex((f) => lastWordTitle(f.text) && !LEGAL_FORM.test(f.text))
   if (titleIdx < 0) titleIdx = rest.findIndex((f) => hasTitleWord(f.text) && !LEGAL_FORM.test(f.text))
+  // "Web Analytics Manager - eCommerce": what follows the title after a dash and names no role, firm
+  // or place is the title's department or line, unless nothing else can be the employer
+  const after = titleIdx >= 0 ? rest[titleIdx + 1] : undefined
+  let spec = after && after.line === rest[titleIdx].line && !hasTitleWord(after.text) && !hasCompanyWord(after.text) && !LEGAL_FORM.test(after.text) && after.text.split(/\s+/).length <= 6 && dashBetween(unglueRole(headLines[after.line]), rest[titleIdx].text, after.text) ? titleIdx + 1 : -1
+  if (spec >= 0 && !rest.some((f, i) => i !== titleIdx && i !== spec)) spec = -1
   let companyIdx = rest.findIndex((f, i) => i !== titleIdx && LEGAL_FORM.test(f.text))
   if (companyIdx < 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && hasCompanyWord(f.text) && (titleIdx >= 0 || !hasTitleWord(f.text)))
+  // no mark decides: the field the place follows is the employer ("… 08/2019 - 02/2022 Vantage Office Supplies ï¼ Accra , Ghana")
+  if (companyIdx < 0 && titleIdx >= 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && i !== spec && f.placed && !hasTitleWord(f.text))
   let t = titleIdx
   if (t < 0) t = rest.findIndex((f, i) => i !== companyIdx && hasTitleWord(f.text))
   if (t < 0 && rest.length > 1) {
@@ -182,7 +196,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
     const onDated = rest.findIndex((f, i) => f.dated && i !== companyIdx)
     t = onDated >= 0 && companyIdx >= 0 ? onDated : rest.findIndex((_, i) => i !== companyIdx)
   }
-  if (companyIdx < 0) companyIdx = rest.findIndex((_, i) => i !== t)
+  if (companyIdx < 0) companyIdx = rest.findIndex((_, i) => i !== t && i !== spec)
   if (t >= 0 && companyIdx < 0) {
     const split = splitAfterRole(rest[t].text)
     if (split) {
@@ -192,10 +206,34 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
   }
   if (t >= 0) out.title = clean(rest[t].text)
   if (companyIdx >= 0) out.company = clean(rest[companyIdx].text)
+  if (out.title && spec >= 0 && t === titleIdx && companyIdx !== spec) out.title = `${out.title} - ${clean(rest[spec].text)}`
   if (!out.title) delete out.title
   if (!out.company) delete out.company
   return out
 }
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** Whether the line writes `b` after `a` with a dash between: "Inventory Manager - Toys". */
+const dashBetween = (line: string, a: string, b: string) => new RegExp(`${escapeRe(a)}\\s+[-–—]\\s+${escapeRe(b)}`).test(line)
+
+/**
+ * "Assistant Manager Educator lululemon athletica" -> the title and an employer that writes its name
+ * in lower case. The words after the role word are all in lower case, none names a role, and the
+ * first is no connector ("Director of sales" stays whole, as does "Senior sales associate").
+ */
+function lowerTail(field: string): [string, string] | null {
+  const m = field.match(/^(.*?\S)\s+(\p{Ll}[\p{Ll}'.-]*(?: (?:&|\p{Ll}[\p{Ll}'.-]*))*)$/u)
+  if (!m || !hasTitleWord(m[1]) || hasTitleWord(m[2]) || /^(of|and|for|in|at|to|the|with|on|or|de)\b/.test(m[2])) return null
+  return [m[1], m[2]]
+}
+
+/**
+ * The space a PDF's font lost between a title's words, where the second names a role:
+ * "ProgramManager" -> "Program Manager", "SalesAssociate" -> "Sales Associate". "PowerPoint",
+ * "JavaScript" and "DevOps" end in no role word and stay.
+ */
+const GLUED_ROLE_RE = /(?<![\p{L}])(\p{Lu}\p{Ll}{2,})((?:Manager|Engineer|Director|Developer|Analyst|Assistant|Associate|Specialist|Coordinator|Consultant|Administrator|Officer|Supervisor|Designer|Architect|Technician|Representative|Accountant|Teacher|Intern|Executive|Clerk|Advisor)s?)(?![\p{L}])/gu
+export const unglueRole = (s: string) => s.replace(GLUED_ROLE_RE, '$1 $2')
 
 /**
  * A title and its employer run together with no separator, as OCR reads a table row:

@@ -720,20 +720,41 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   }
 }
 
+const BUILDER_DEPARTMENTS = ['Online Channels', 'Outdoor and Garden', 'Consumer Lending', 'Regional Operations']
+const BUILDER_AWARDS = ['Regional Service Award', 'Team Spirit Award', 'Quarterly Excellence Award']
+
 /**
  * A resume builder's rendering as resume sites publish it: "Company - Title Town , Region MM/YYYY - Current",
  * "Degree : Field , YYYY School ï¼ Town , Region", with UTF-8 read as windows-1252 left in ("Â", "â€“", and a
- * full-width comma whose last byte was lost).
+ * full-width comma whose last byte was lost); titles with a department after a dash or a space lost before
+ * the role word, an employer in lower case after the title, and award notes with a year among the bullets.
  */
 function renderBuilder(t: TruthResume, r: Rng): { text: string; expected: Expected } {
   const damage = (s: string) => s.replace(/ /g, () => (r.chance(0.05) ? 'Â ' : ' ')).replace(/ - /g, ' â€“ ')
   const place = (s: string) => s.replace(/\s*,\s*/g, ' , ')
   const out: string[] = [t.name, t.work[0].title.toUpperCase(), 'Professional Summary', damage(t.summary), 'Work History']
-  for (const w of t.work) {
+  const titles: string[] = []
+  const companies: string[] = []
+  t.work.forEach((w, k) => {
     const dates = `${mmYYYY(w.start)} - ${w.end ? mmYYYY(w.end) : 'Current'}`
-    out.push(r.chance(0.5) ? `${w.company} - ${w.title} ${place(w.location)} ${dates}` : `${w.title} ${dates} ${w.company} ï¼ ${place(w.location)}`)
+    // a title with its department after a dash ("Buyer - Outdoor and Garden"), and a font that lost
+    // the space before a role word ("ProgramManager")
+    const companyFirst = r.chance(0.5)
+    const title = k % 3 === 1 && !companyFirst ? `${w.title} - ${BUILDER_DEPARTMENTS[k % BUILDER_DEPARTMENTS.length]}` : w.title
+    const written = k % 4 === 2 ? title.replace(/ (Manager|Engineer|Director|Developer|Analyst|Specialist|Coordinator|Consultant)\b/, '$1') : title
+    titles.push(title)
+    if (k % 5 === 3) {
+      // an employer that writes its name in lower case, right after the title, the dated line with the place alone
+      companies.push(w.company.toLowerCase())
+      out.push(`${written} ${w.company.toLowerCase()}`, `${dates} ${place(w.location)}`)
+    } else {
+      companies.push(w.company)
+      out.push(companyFirst ? `${w.company} - ${written} ${place(w.location)} ${dates}` : `${written} ${dates} ${w.company} ï¼ ${place(w.location)}`)
+    }
     out.push(...w.bullets.map(damage))
-  }
+    // a note with a year alone, ending as a sentence does, among the bullets
+    if (k % 2 === 0) out.push(`Received the ${BUILDER_AWARDS[k % BUILDER_AWARDS.length]} - ${w.start.year}.`)
+  })
   out.push('Education')
   t.education.forEach((e, k) => {
     const m = e.degree.match(/^(.+?) in (.+)$/)
@@ -746,7 +767,7 @@ function renderBuilder(t: TruthResume, r: Rng): { text: string; expected: Expect
   out.push('Skills', ...t.skills.flatMap((g) => g.items))
   return {
     text: `${out.join('\n')}\n`,
-    expected: { titles: t.work.map((w) => w.title), companies: t.work.map((w) => w.company), degrees: t.education.map((e) => e.degree), institutions: t.education.map((e) => e.institution) },
+    expected: { titles, companies, degrees: t.education.map((e) => e.degree), institutions: t.education.map((e) => e.institution) },
   }
 }
 
