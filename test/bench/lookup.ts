@@ -1,6 +1,6 @@
 /**
  * GET /v2/jobs/{id} through real servers of several checkouts, side by side in one run
- * (docs/performance.md, "GET /v2/jobs/{id} beside a baseline checkout"):
+ * (docs/performance.md, "Metering, admission and GET /v2/jobs/{id}"):
  *
  *   BENCH_BASELINE=/work/wt-f0a4835 node --import tsx test/bench/lookup.ts [CHECKOUT ...]
  *
