@@ -11,8 +11,8 @@ import { savedSearchesPage } from './pages/saved-searches.ts'
 import { searchPage } from './pages/search.ts'
 import { tasksPage } from './pages/tasks.ts'
 import { usagePage } from './pages/usage.ts'
+import type { PageContext } from './page.ts'
 
-export type PageContext = { session: Session; signal: AbortSignal; go: (hash: string) => void }
 type Page = { hash: string; title: string; keyOnly: boolean; show: (main: HTMLElement, ctx: PageContext) => unknown }
 
 const pages: Page[] = [

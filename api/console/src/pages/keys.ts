@@ -1,7 +1,7 @@
 /** Keys: the account's live keys, create one (shown once), revoke one after a confirmation. */
 import { api, ApiError } from '../api.ts'
 import { copy, field, h, notice, render, when } from '../dom.ts'
-import type { PageContext } from '../main.ts'
+import type { PageContext } from '../page.ts'
 
 type Key = { id: string; prefix: string; name: string | null; created_at: string; last_used_at: string | null }
 

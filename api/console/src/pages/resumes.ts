@@ -1,7 +1,7 @@
 /** Resumes: upload one, wait for its parse, see the parsed fields and the top job matches, delete it. */
 import { api, ApiError } from '../api.ts'
 import { field, h, notice, render, when } from '../dom.ts'
-import type { PageContext } from '../main.ts'
+import type { PageContext } from '../page.ts'
 
 type Parsed = {
   personal_information?: { data?: { full_name?: string; email?: string; phone_number?: string } }

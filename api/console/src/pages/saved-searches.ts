@@ -1,7 +1,7 @@
 /** Saved searches and webhooks: the list, status, recent deliveries with their attempts, pause/resume and replay. */
 import { api, ApiError } from '../api.ts'
 import { h, notice, render, when } from '../dom.ts'
-import type { PageContext } from '../main.ts'
+import type { PageContext } from '../page.ts'
 
 type Saved = { id: string; name: string; kind: string; status: string; webhook: { url: string }; created_at: string; last_delivery_at: string | null; failing_since: string | null; disabled_reason: string | null }
 type Event = { id: string; type: string; status: string; job_count: number; created_at: string; attempts: { attempted_at: string; status_code: number | null; error: string | null }[] }

@@ -5,7 +5,7 @@
  */
 import { api, ApiError, type Answer } from '../api.ts'
 import { copy, field, fmt, h, notice, render } from '../dom.ts'
-import type { PageContext } from '../main.ts'
+import type { PageContext } from '../page.ts'
 
 type Job = { _id: string; job_title: string; company_name?: string; company?: { name?: string }; location_raw?: string | null; score?: number; vector_score?: number; meta?: Record<string, unknown> }
 type Page = { jobs: Job[]; total_count: number }

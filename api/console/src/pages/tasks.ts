@@ -5,7 +5,7 @@
  */
 import { api, ApiError, rememberedTasks, rememberTask } from '../api.ts'
 import { field, fmt, h, notice, render, when } from '../dom.ts'
-import type { PageContext } from '../main.ts'
+import type { PageContext } from '../page.ts'
 
 type Task = {
   id: string; type: string; state: 'queued' | 'processing' | 'finished' | 'failed'; progress: number; error: string | null; created_at: string

@@ -1,7 +1,7 @@
 /** Usage: per meter included, used, remaining and overage, a daily chart, and the rate-limit state. One API call per load. */
 import { api } from '../api.ts'
 import { fmt, h, when } from '../dom.ts'
-import type { PageContext } from '../main.ts'
+import type { PageContext } from '../page.ts'
 
 type Meter = {
   event_name: string; display_name: string; used: number; included: number | null; remaining: number | null; overage_used: number
