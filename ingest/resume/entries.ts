@@ -124,7 +124,7 @@ function isSentence(text: string): boolean {
   if (r && ACTION_RE.test(text) && !titleCased(r.rest)) return true
   // a long header is still one when its words are capitalised as names and titles are:
   // "Northwind Systems - Junior Software Developer - Outdoor and Garden Hà Nội , Vietnam 11/2019 - 04/2022"
-  if (r && (words(r.rest) < 14 || (words(r.rest) < 22 && titleCased(r.rest) && !endsSentence(text)))) return false
+  if (r && (words(r.rest) < 14 || (words(r.rest) < 22 && titleCased(r.rest) && !endsSentence(text) && !/[:$%§]/.test(r.rest) && (r.rest.match(/\d+/g)?.length ?? 0) <= 1))) return false
   if (!r && words(text) >= 4 && ACTION_RE.test(text) && !ORG_MARK_RE.test(text)) return true
   // six words or more, mostly in lower case: prose, as no title or name is ("Responsible for managing a team of five")
   if (!r && words(text) >= 6 && !titleCased(text)) return true

@@ -83,12 +83,27 @@ function titleStart(words: Word[], role: number, floor: number): number {
       const block = words.slice(b, start)
       const whole = b === floor || words[b].gap
       if (whole && block.length <= 2 && block.every((x) => capital(x.text) && (!caps || allCaps(x.text)))) start = b
+      else if (caps && allCaps(w)) {
+        // a title in capitals: the run of capitals right before the gap, after a word that is not
+        // ("… PrometheusGrafana QA INFRA  SERVER ARCHITECT", where "&" was stripped)
+        let c = start - 1
+        while (c > floor && start - c < 2 && !words[c].gap && allCaps(words[c - 1].text)) c--
+        if (c === floor || words[c].gap || !allCaps(words[c - 1].text)) start = c
+      }
       break
     }
     if (caps ? !allCaps(w) : !(capital(w) || TITLE_LINK.test(w))) break
-    if (!caps && allCaps(w) && w.length > 4) break
+    // (the first word of the text is the title's: "MSSQL Database Administrator" right after the heading)
+    if (!caps && allCaps(w) && w.length > 4 && start - 1 > floor) break
     start--
     if (OPENS_TITLE.test(w)) break
+  }
+  // the capitalised run goes on past the longest title: the words before are a list the bullet
+  // ended with ("… Java Servlet JSP Hibernate IT Administrator Engineer"), so the title starts at
+  // a word that opens titles or names a department in capitals ("IT", "QA", "HR")
+  if (start > floor && role - start >= 3 && !words[start].gap && capital(words[start - 1].text) && !OPENS_TITLE.test(words[start].text)) {
+    const head = words.findIndex((x, k) => k > start && k < role && (OPENS_TITLE.test(x.text) || /^\p{Lu}{2,3}$/u.test(x.text)))
+    if (head > 0) start = head
   }
   while (start < role && TITLE_LINK.test(words[start].text)) start++
   // a town right after the previous job's dates is that job's place: "… to August 2019 Hyderabad Associate Engineer"

@@ -222,12 +222,25 @@ export function splitFieldSchool(seg: string): string {
 }
 
 /**
+ * A job site's school levels, "Higher Secondary(12th Pass)", "Secondary(10th Pass)", "Class XII", lose
+ * their brackets and the space before them: "Higher Secondary12th Pass St Xaviers High School 2014
+ * Secondary10th Pass Delhi Public School". Each opens an entry, the level its degree and what follows
+ * the school (or "in" and the stream, then the school): "Higher Secondary (12th Pass) | St Xaviers High School 2014".
+ */
+const LEVEL_RE = /\b((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?|\bClass\s+(XII|X|10th|12th)\b/gu
+function splitLevels(seg: string): string[] {
+  const starts = [...seg.matchAll(LEVEL_RE)].map((m) => m.index!).filter((i) => i > 0)
+  const pieces = [0, ...starts].map((s, k, a) => seg.slice(s, a[k + 1] ?? seg.length).trim()).filter(Boolean)
+  return pieces.map((p) => p.replace(/^((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?\s+(?!in\b)(?=\p{Lu})/u, '$1 ($2th Pass) | ').replace(/^((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?(?=\s+in\b)/u, '$1 ($2th Pass)').replace(/^Class\s+(XII|X|10th|12th)\s+(?!in\b)(?=\p{Lu})/u, 'Class $1 | '))
+}
+
+/**
  * An education section's segments: one line per degree, its field cut from the school's name; a
  * town written alone after a school's name (two spaces apart, no dates) is the school's place.
  */
 function educationLines(segs: string[]): string[] {
   const out: string[] = []
-  for (const seg of segs.flatMap(splitDegrees)) {
+  for (const seg of segs.flatMap(splitLevels).flatMap(splitDegrees)) {
     const prev = out[out.length - 1]
     const words = seg.split(/\s+/)
     // "Institute of Science  Technology": the "&" a job site strips leaves a gap inside the name

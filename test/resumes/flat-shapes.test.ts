@@ -109,3 +109,23 @@ test('builder bullets: a note with a year alone that ends as a sentence stays in
   const p = parseResume(['Experience', 'Fitness Manager', 'June 2007 to October 2012 Company Name ï¼ City , State', 'Supervised a staff of twelve trainers.', 'Received Regional Service Award - 2010.', 'Club Coordinator', 'February 1999 to June 2007 Company Name ï¼ City , State', 'Taught group classes.'].join('\n'))
   t.deepEqual(p.work_experience?.map((w) => w.title), ['Fitness Manager', 'Club Coordinator'])
 })
+
+test('flattened titles: a title in capitals with a stripped "&", a list of skills run on before a title', (t) => {
+  t.is(cutJobHeader('Monitored hosts with Nagios and KibanaStack QA INFRA  SERVER ARCHITECT Cloudline Technologies  Noida Uttar Pradesh ').title, 'QA INFRA SERVER ARCHITECT')
+  t.is(cutJobHeader('Built pages with HTML Java Servlet JSP Hibernate IT Support Engineer Arcadia Infotech Pvt Ltd  Bhopal Madhya Pradesh ').title, 'IT Support Engineer')
+  // right after the heading, every word before the role word is the title's
+  t.is(cutJobHeader(' MSSQL Database Administrator Accenture ').title, 'MSSQL Database Administrator')
+  // a run no longer than a title is kept whole
+  t.is(cutJobHeader('Handled the backups Cloud Infrastructure Support Engineer Northwind Data ').title, 'Cloud Infrastructure Support Engineer')
+})
+
+test('flattened school levels: each opens an entry, the level its degree, the school after it', (t) => {
+  const p = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education BTech in Computer Science Western Institute of Technology 2019 Higher Secondary12th Pass Riverside Public School 2015 Secondary10th Pass Green Meadows High School 2013 Skills  Linux`)
+  t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [
+    ['BTech in Computer Science', 'Western Institute of Technology'],
+    ['Higher Secondary (12th Pass)', 'Riverside Public School'],
+    ['Secondary (10th Pass)', 'Green Meadows High School'],
+  ])
+  const q = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education Class XII in Science Hilltop Higher Secondary School 2013 Class X Hilltop Higher Secondary School 2011 Skills  Linux`)
+  t.deepEqual(q.education?.map((e) => e.institution), ['Hilltop Higher Secondary School', 'Hilltop Higher Secondary School'])
+})

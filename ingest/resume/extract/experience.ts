@@ -188,7 +188,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
   let companyIdx = rest.findIndex((f, i) => i !== titleIdx && LEGAL_FORM.test(f.text))
   if (companyIdx < 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && hasCompanyWord(f.text) && (titleIdx >= 0 || !hasTitleWord(f.text)))
   // no mark decides: the field the place follows is the employer ("… 08/2019 - 02/2022 Vantage Office Supplies ï¼ Accra , Ghana")
-  if (companyIdx < 0 && titleIdx >= 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && i !== spec && f.placed && !hasTitleWord(f.text))
+  if (companyIdx < 0 && titleIdx >= 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && i !== spec && f.placed && !hasTitleWord(f.text) && !f.text.includes(','))
   let t = titleIdx
   if (t < 0) t = rest.findIndex((f, i) => i !== companyIdx && hasTitleWord(f.text))
   if (t < 0 && rest.length > 1) {

@@ -676,20 +676,31 @@ const stripPunct = (s: string) => s.replace(/[^\p{L}\p{N}\s]+/gu, '').replace(/\
 /** "&" stripped leaves the two spaces that were around it: "Cedar & Stone" -> "Cedar  Stone". */
 const stripAmp = (s: string) => s.split(/\s+&\s+/).map(stripPunct).join('  ')
 
+const FLAT_TOOLS = ['Java Servlet JSP Spring', 'Excel PowerPivot Tableau Looker', 'Python Django Redis Celery']
+const FLAT_LEVELS = [{ written: 'Higher Secondary12th Pass', degree: 'Higher Secondary 12th Pass' }, { written: 'Secondary10th Pass', degree: 'Secondary 10th Pass' }]
+const FLAT_SCHOOLS = ['Riverside Public School', 'Hillcrest Senior Secondary School', 'Green Meadows High School', 'St Annes Convent School']
+
 /**
  * A resume as job sites export it and other tools extract it: one line, punctuation stripped,
  * two spaces where a line break or a bullet was; "Title Company  Town Region Month YYYY to Month YYYY".
  * Some exports lose the gap before a job's header, so the header runs on from the previous job's
  * last bullet ("… reduced downtime Network Engineer Acme Systems  Pune Maharashtra May 2015 to …"),
- * and a "&" stripped from a name leaves a gap inside it.
+ * and a "&" stripped from a name leaves a gap inside it. The current title may be in capitals, a
+ * bullet may end in a list of tools right before the next title, and school levels follow the degrees.
  */
 function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   // a sentence that opens with a heading's word ("Experience managing …") before the real heading
   const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Experience working with cross functional teams', 'Work Experience']
   const glued = Number(t.id.replace(/\D/g, '')) % 3 === 0
   t.work.forEach((w, k) => {
-    const header = `${stripAmp(w.title)} ${stripAmp(w.company)}`
+    // a title in capitals, as some write the one they hold now
+    const title = k === 0 && t.work.length > 2 ? stripAmp(w.title).toUpperCase() : stripAmp(w.title)
+    const header = `${title} ${stripAmp(w.company)}`
     const dates = `${stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`
+    // the last bullet may end in a list of tools right before a title that opens with a rank or a
+    // department's abbreviation ("… using Java Servlet JSP Spring HR Business Partner")
+    const opener = /^(Senior|Lead|Junior|Principal|Head|Chief|Assistant|Associate|\p{Lu}{2,3})\s/u.test(w.title)
+    if (glued && k > 0 && parts.length && opener) parts[parts.length - 1] = `${parts[parts.length - 1]} using ${FLAT_TOOLS[k % FLAT_TOOLS.length]}`
     // the header run on from the last bullet, and the place from the employer
     if (glued && k > 0 && parts.length) parts[parts.length - 1] = `${parts[parts.length - 1]} ${header} ${dates}`
     else parts.push(header, dates)
@@ -708,14 +719,17 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
     }
     t.education.forEach((e, k) => parts.push(`${stripPunct(e.degree)}${glued ? field(e, k) : ''} ${stripAmp(e.institution)}`, k % 2 ? stripPunct(e.location) : `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`))
   }
+  // the site's school levels, "Higher Secondary(12th Pass)", their brackets stripped, one after the other
+  const levels = !odd && glued ? FLAT_LEVELS.map((l, k) => ({ ...l, school: FLAT_SCHOOLS[(Number(t.id.replace(/\D/g, '')) + k) % FLAT_SCHOOLS.length], year: t.education[0].start.year - 2 * (k + 1) })) : []
+  if (levels.length) parts[parts.length - 1] = `${parts[parts.length - 1]} ${levels.map((l) => `${l.written} ${l.school} ${l.year}`).join(' ')}`
   parts.push('Skills', ...t.skills.flatMap((g) => g.items.map(stripPunct)))
   return {
     text: `${parts.join('  ')}\n`,
     expected: {
       titles: t.work.map((w) => stripPunct(w.title)),
       companies: t.work.map((w) => stripPunct(w.company)),
-      degrees: t.education.map((e) => stripPunct(e.degree)),
-      institutions: t.education.map((e) => stripPunct(e.institution)),
+      degrees: [...t.education.map((e) => stripPunct(e.degree)), ...levels.map((l) => l.degree)],
+      institutions: [...t.education.map((e) => stripPunct(e.institution)), ...levels.map((l) => l.school)],
     },
   }
 }
