@@ -6,7 +6,7 @@
 import { ingest } from './pipeline.ts'
 import type { ReadItem } from './read.ts'
 import type { RawPosting } from './types.ts'
-import { generatePostings } from '../seeds/generate.ts'
+import { generatePostings } from './generator/postings.ts'
 import type { Sql } from '../sql/db.ts'
 import { deferIndex, restoreIndexes } from '../sql/deferred-indexes.ts'
 import { importDemoVectors } from './embed/demo-vectors.ts'

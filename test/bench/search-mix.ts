@@ -2,7 +2,7 @@
 import http from 'node:http'
 import postgres from 'postgres'
 import { ingest } from '../../ingest/pipeline.ts'
-import { generatePostings } from '../../seeds/generate.ts'
+import { generatePostings } from '../../ingest/generator/postings.ts'
 import { connect } from '../../sql/db.ts'
 import { migrate } from '../../sql/migrate.ts'
 

@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { generatePostings } from '../../seeds/generate.ts'
+import { generatePostings } from '../../ingest/generator/postings.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 
 const run = promisify(execFile)

@@ -5,7 +5,7 @@
  */
 import test from 'ava'
 import { ingest } from '../../ingest/pipeline.ts'
-import { generatePostings } from '../../seeds/generate.ts'
+import { generatePostings } from '../../ingest/generator/postings.ts'
 import { testDatabase } from '../helpers/db.ts'
 import { readItems } from '../helpers/factories.ts'
 

@@ -8,7 +8,7 @@ import { loadBatch, postingKeys, sourceOf, type BatchCounts } from '../../ingest
 import { normalizePosting } from '../../ingest/normalize.ts'
 import { ingest, type Summary } from '../../ingest/pipeline.ts'
 import type { Posting } from '../../ingest/types.ts'
-import { generatePostings } from '../../seeds/generate.ts'
+import { generatePostings } from '../../ingest/generator/postings.ts'
 import type { Sql } from '../../sql/db.ts'
 import { testDatabase, type TestDb } from '../helpers/db.ts'
 import { rawPosting, readItems } from '../helpers/factories.ts'

@@ -16,7 +16,7 @@
 import anyTest, { type TestFn } from 'ava'
 import { toSql } from 'pgvector'
 import { EMBEDDING_DIM } from '../../ingest/embed/embedder.ts'
-import { Rng } from '../../seeds/generator/prng.ts'
+import { Rng } from '../../ingest/generator/prng.ts'
 import { connect } from '../../sql/db.ts'
 import { insertJobs, jobColumns, upsertCompanies, type JobRow } from '../../sql/postings.ts'
 import type { SearchFilters } from '../../sql/search.ts'

@@ -5,9 +5,8 @@ import categories from '../../seeds/categories.json' with { type: 'json' }
 import cities from '../../seeds/cities.json' with { type: 'json' }
 import industries from '../../seeds/industries.json' with { type: 'json' }
 import sizeBuckets from '../../seeds/size-buckets.json' with { type: 'json' }
-import { generatePostings } from '../../seeds/generate.ts'
-import { categoryProfiles } from '../../seeds/generator/category-profiles.ts'
-import { type DetailedPosting, generateDetailed } from '../../seeds/generator/postings.ts'
+import { categoryProfiles } from '../../ingest/generator/category-profiles.ts'
+import { type DetailedPosting, generateDetailed, generatePostings } from '../../ingest/generator/postings.ts'
 import type { RawCompany, RawPosting } from '../../ingest/types.ts'
 
 const run = promisify(execFile)
@@ -49,19 +48,19 @@ test('same seed and now give identical output; another seed differs', (t) => {
 })
 
 test('CLI output is byte-identical across runs and matches the exported generator', async (t) => {
-  const args = ['--import', 'tsx', 'seeds/generate.ts', '--jobs', '300', '--seed', '3', '--now', NOW]
+  const args = ['--import', 'tsx', 'bin/seed.ts', '--jobs', '300', '--seed', '3', '--now', NOW]
   const [x, y] = await Promise.all([run(process.execPath, args, { maxBuffer: 64 << 20 }), run(process.execPath, args, { maxBuffer: 64 << 20 })])
   t.is(x.stdout, y.stdout)
   t.is(x.stdout, lines({ jobs: 300, seed: 3, now: NOW }).join('\n') + '\n')
 })
 
 test('CLI rejects a malformed --now', async (t) => {
-  const err = await t.throwsAsync(run(process.execPath, ['--import', 'tsx', 'seeds/generate.ts', '--jobs', '5', '--now', '20-11-2026']))
+  const err = await t.throwsAsync(run(process.execPath, ['--import', 'tsx', 'bin/seed.ts', '--jobs', '5', '--now', '20-11-2026']))
   t.regex(String((err as Error & { stderr?: string }).stderr), /--now must be YYYY-MM-DD/)
 })
 
 test('every line is JSON with the required fields', async (t) => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'seeds/generate.ts', '--jobs', '500', '--now', NOW], { maxBuffer: 64 << 20 })
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', 'bin/seed.ts', '--jobs', '500', '--now', NOW], { maxBuffer: 64 << 20 })
   const rows = stdout.trimEnd().split('\n')
   t.is(rows.length, 500)
   const ids = new Set<string>()

@@ -2,7 +2,7 @@
  * What a posting in each job category looks like: title templates, teams, the skills and
  * tools its description mentions, responsibility and requirement bullets, pay, how often
  * it is remote, and which industries hire for it most. Keys are exactly the names in
- * seeds/categories.json; generate.ts refuses to start if one is missing.
+ * seeds/categories.json; postings.ts refuses to start if one is missing.
  *
  * pay is the US base for a mid-level hire in USD: a yearly figure, or an hourly one
  * when hourly is set (frontline roles that boards advertise per hour).

@@ -1,7 +1,7 @@
 /**
  * Seeded PRNG for the demo-data generator. mulberry32: 32-bit state, fast, and good
  * enough for synthetic data (it is not for anything security-related). Every random
- * choice in seeds/ goes through an Rng so that the same seed gives the same output.
+ * choice in the generator goes through an Rng so that the same seed gives the same output.
  */
 export class Rng {
   private s: number

@@ -1,5 +1,5 @@
-import type { RawPosting } from '../../ingest/types.ts'
-import categoriesJson from '../categories.json' with { type: 'json' }
+import type { RawPosting } from '../types.ts'
+import categoriesJson from '../../seeds/categories.json' with { type: 'json' }
 import { BASELINE_CATEGORY_WEIGHT, type CategoryProfile, categoryProfiles, industryCategoryWeights } from './category-profiles.ts'
 import { type SyntheticCompany, buildCompanies, industryNames, slugify } from './companies.ts'
 import { benefitPool, buildDescription } from './description.ts'
@@ -10,8 +10,8 @@ import { type Level, makeSalary } from './salary.ts'
 
 export const categories = categoriesJson as string[]
 
-for (const c of categories) if (!categoryProfiles[c]) throw new Error(`seeds: no category profile for "${c}"`)
-for (const i of industryNames) if (!industryCategoryWeights[i]) throw new Error(`seeds: no category weights for industry "${i}"`)
+for (const c of categories) if (!categoryProfiles[c]) throw new Error(`generator: no category profile for "${c}"`)
+for (const i of industryNames) if (!industryCategoryWeights[i]) throw new Error(`generator: no category weights for industry "${i}"`)
 
 export type GenerateOptions = {
   /** Number of postings to produce (reposts included). */
@@ -136,7 +136,7 @@ function parseNow(now: Date | string | undefined): Date {
     return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()))
   }
   const d = typeof now === 'string' ? new Date(/^\d{4}-\d{2}-\d{2}$/.test(now) ? `${now}T00:00:00Z` : now) : now
-  if (Number.isNaN(d.getTime())) throw new Error(`seeds: invalid now: ${String(now)}`)
+  if (Number.isNaN(d.getTime())) throw new Error(`generator: invalid now: ${String(now)}`)
   return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()))
 }
 

@@ -1,5 +1,5 @@
 import type { Rng } from './prng.ts'
-import citiesJson from '../cities.json' with { type: 'json' }
+import citiesJson from '../../seeds/cities.json' with { type: 'json' }
 
 export type City = {
   city: string

@@ -1,8 +1,8 @@
 /**
- * Deterministic demo-data generator: realistic job postings and companies in the JSONL
- * format that ingest reads (one RawPosting per line, see ingest/types.ts).
+ * `make seed`: writes the deterministic demo-data generator's postings (ingest/generator/)
+ * in the JSONL format that ingest reads (one RawPosting per line, see ingest/types.ts).
  *
- *   npx tsx seeds/generate.ts --jobs 100000 [--seed 42] [--companies N] [--now YYYY-MM-DD] > postings.jsonl
+ *   npx tsx bin/seed.ts --jobs 100000 [--seed 42] [--companies N] [--now YYYY-MM-DD] > postings.jsonl
  *   npm run -s seed -- --jobs 100000 > postings.jsonl     (-s: npm otherwise prints its "> tsx ..." banner to stdout)
  *   npm run seed -- --jobs 100000 --out postings.jsonl
  *
@@ -10,14 +10,10 @@
  * relative to today (UTC), so the output changes from one day to the next.
  */
 import { createWriteStream } from 'node:fs'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { generatePostings } from './generator/postings.ts'
+import { generatePostings } from '../ingest/generator/postings.ts'
 
-export { generatePostings, type GenerateOptions, REPOST_RATE, DATE_WINDOW_DAYS } from './generator/postings.ts'
-export { buildCompanies } from './generator/companies.ts'
-
-const USAGE = 'usage: tsx seeds/generate.ts --jobs N [--seed 42] [--companies N] [--now YYYY-MM-DD] [--out FILE] (default: stdout)'
+const USAGE = 'usage: tsx bin/seed.ts --jobs N [--seed 42] [--companies N] [--now YYYY-MM-DD] [--out FILE] (default: stdout)'
 
 function intArg(name: string, v: string | undefined, fallback: number | undefined): number | undefined {
   if (v === undefined) return fallback
@@ -85,9 +81,7 @@ async function main(argv: string[]) {
   if (values.out) await new Promise<void>((resolve, reject) => out.end(() => resolve()).once('error', reject))
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).catch((err: unknown) => {
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`)
-    process.exitCode = 1
-  })
-}
+main(process.argv.slice(2)).catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n${USAGE}\n`)
+  process.exitCode = 1
+})

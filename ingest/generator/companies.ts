@@ -1,5 +1,5 @@
-import industriesJson from '../industries.json' with { type: 'json' }
-import sizeBuckets from '../size-buckets.json' with { type: 'json' }
+import industriesJson from '../../seeds/industries.json' with { type: 'json' }
+import sizeBuckets from '../../seeds/size-buckets.json' with { type: 'json' }
 import { agencyNouns, agencyServices, industryVocab, namePrefixes, surnames } from './company-vocab.ts'
 import { type City, countries, pickCityIn, pickHqCity } from './geo.ts'
 import { joinAnd, lowerWords, withArticle } from './description.ts'
