@@ -158,6 +158,55 @@ function splitGaps(ws: Word[]): string[] {
   return out.map((s) => s.join(' ')).filter((s) => s.trim() !== '')
 }
 
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*'
+const MARK = '(?:Team|Role|Roles|Project|Projects|Duration|Description|Responsibilities|Environment|Technologies|Domain)'
+/**
+ * "Client Hewett Packard Enterprise Jan 2021  Present", "Client Northwind Inc Team size 8": the client's
+ * name in capitalised words, then its dates (the dash stripped) or the next label; "Client Value Creation on …" is prose.
+ */
+const CLIENT_RE = new RegExp(`\\bClient (\\p{Lu}[\\p{L}\\p{N}&.]*(?: (?!${MARK}\\b|${MONTH}\\b|(?:19|20)\\d\\d\\b)[\\p{Lu}\\d][\\p{L}\\p{N}&.]*){0,5})(?:\\s+((?:${MONTH}\\s+)?(?:19|20)\\d\\d)\\s+(?:to\\s+|-\\s+)?(Present|Current|Till Date|(?:${MONTH}\\s+)?(?:19|20)\\d\\d)|(?= ${MARK}\\b))`, 'gu')
+/** "Role Cloud Migration Engineer Responsibilities": the role held for that client. */
+const ROLE_RE = new RegExp(`\\bRole\\s+((?:\\p{Lu}[\\p{L}]*\\s+){0,4}?\\p{Lu}[\\p{L}]*)(?=\\s+(?:${MARK}|Client)\\b|\\s{2}|\\s*$)`, 'gu')
+
+type Sub = { index: number; end: number; title?: string; client?: string; dates?: string }
+
+/**
+ * IT services firms' resumes list the clients a job was spent with, each with its dates and the
+ * role held there: "… Client ExxonMobil Sept 2019  Dec 2020 Role Java Migration Engineer
+ * Responsibilities …". Each client (or a role without one) is an entry of its own, with the job's
+ * dates when it has none. A "Role" that names no role word ("Role Based Access Control") is prose.
+ */
+function clientRoles(text: string): Sub[] {
+  const subs: Sub[] = []
+  const marks = [
+    ...[...text.matchAll(CLIENT_RE)].map((m) => ({ kind: 'client' as const, m })),
+    ...[...text.matchAll(ROLE_RE)].filter((m) => hasTitleWord(m[1])).map((m) => ({ kind: 'role' as const, m })),
+  ].sort((a, b) => a.m.index! - b.m.index!)
+  for (const { kind, m } of marks) {
+    const cur = subs[subs.length - 1]
+    const end = m.index! + m[0].length
+    if (kind === 'client') subs.push({ index: m.index!, end, client: m[1].trim(), ...(m[2] ? { dates: `${m[2]} - ${m[3]}` } : {}) })
+    // the role follows its client, perhaps after a short label ("Team size 6")
+    else if (cur && !cur.title && m.index! - cur.end <= 40) Object.assign(cur, { title: m[1].trim(), end })
+    else subs.push({ index: m.index!, end, title: m[1].trim() })
+  }
+  return subs
+}
+
+/** The lines of one job's description: bullets at its gaps, and an entry for each client or role in it. */
+function describe(text: string, job: { title?: string; range: string } | null): string[] {
+  const subs = job ? clientRoles(text).filter((s) => s.client || s.title !== job.title) : []
+  const out: string[] = []
+  let pos = 0
+  for (const s of subs) {
+    out.push(...splitGaps(toWords(text.slice(pos, s.index))).map((t) => `• ${t}`), '')
+    out.push([s.title ?? '', s.client ?? '', s.dates ?? job!.range].join(' | '))
+    pos = s.end
+  }
+  out.push(...splitGaps(toWords(text.slice(pos))).map((t) => `• ${t}`))
+  return out
+}
+
 /**
  * A flattened experience section's lines: one header line per dated job, "Title | Company | Place | Dates",
  * the text around them as bullets. Null when the section has no job-site date ranges to anchor on.
@@ -168,20 +217,24 @@ export function flatJobLines(section: string): string[] | null {
   const out: string[] = []
   let pos = 0
   let found = 0
-  let pending: string[] = []
+  let prev: { title?: string; range: string } | null = null
   for (const r of ranges) {
-    const job = cutJobHeader(section.slice(pos, r.index))
+    const pre = section.slice(pos, r.index)
+    const job = cutJobHeader(pre)
     if (!job.title && !job.company) {
       // dates inside a bullet ("migrated from 2014 to 2016"): the bullet goes on
       continue
     }
     found++
-    out.push(...pending, ...job.tail.map((t) => `• ${t}`), '')
+    // the previous job's description is what precedes this job's header
+    const headerAt = pre.lastIndexOf(job.title ?? job.company ?? '')
+    const description = job.tail.length ? pre.slice(0, Math.max(0, headerAt)) : ''
+    out.push(...(prev && description ? describe(description, prev) : job.tail.map((t) => `• ${t}`)), '')
     out.push([job.title, job.company, job.place, r[0]].filter(Boolean).join(' | '))
     pos = r.index! + r[0].length
-    pending = []
+    prev = { title: job.title, range: r[0] }
   }
   if (!found) return null
-  out.push(...splitGaps(toWords(section.slice(pos))).map((t) => `• ${t}`))
+  out.push(...describe(section.slice(pos), prev))
   return out
 }

@@ -129,3 +129,14 @@ test('flattened school levels: each opens an entry, the level its degree, the sc
   const q = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education Class XII in Science Hilltop Higher Secondary School 2013 Class X Hilltop Higher Secondary School 2011 Skills  Linux`)
   t.deepEqual(q.education?.map((e) => e.institution), ['Hilltop Higher Secondary School', 'Hilltop Higher Secondary School'])
 })
+
+test('flattened jobs spent with clients: each client, with its dates or the job\'s, and the role held there is an entry', (t) => {
+  const lines = flatJobLines(' Cloud Engineer Northwind Services September 2019 to Present Client Harborline Insurance Jan 2021  Present Role Migration Engineer Responsibilities  Moved the mail servers Client Kestrel Freight Team size 6 Role Support Analyst Responsibilities  Ran the backups  Role Based Access Control set up for the team')
+  t.deepEqual(lines?.filter((l) => l.includes(' | ')), [
+    'Cloud Engineer | Northwind Services | September 2019 to Present',
+    'Migration Engineer | Harborline Insurance | Jan 2021 - Present',
+    'Support Analyst | Kestrel Freight | September 2019 to Present',
+  ])
+  // "Client" in prose names no client
+  t.deepEqual(flatJobLines(' Engineer Northwind Services May 2019 to Present Client Value Creation on every project')?.filter((l) => l.includes(' | ')), ['Engineer | Northwind Services | May 2019 to Present'])
+})

@@ -676,6 +676,7 @@ const stripPunct = (s: string) => s.replace(/[^\p{L}\p{N}\s]+/gu, '').replace(/\
 /** "&" stripped leaves the two spaces that were around it: "Cedar & Stone" -> "Cedar  Stone". */
 const stripAmp = (s: string) => s.split(/\s+&\s+/).map(stripPunct).join('  ')
 
+const FLAT_CLIENTS = [{ name: 'Harborline Insurance', role: 'Migration Engineer' }, { name: 'Meadowbrook Retail Group', role: 'Support Analyst' }, { name: 'Kestrel Freight', role: 'Release Coordinator' }]
 const FLAT_TOOLS = ['Java Servlet JSP Spring', 'Excel PowerPivot Tableau Looker', 'Python Django Redis Celery']
 const FLAT_LEVELS = [{ written: 'Higher Secondary12th Pass', degree: 'Higher Secondary 12th Pass' }, { written: 'Secondary10th Pass', degree: 'Secondary 10th Pass' }]
 const FLAT_SCHOOLS = ['Riverside Public School', 'Hillcrest Senior Secondary School', 'Green Meadows High School', 'St Annes Convent School']
@@ -686,12 +687,14 @@ const FLAT_SCHOOLS = ['Riverside Public School', 'Hillcrest Senior Secondary Sch
  * Some exports lose the gap before a job's header, so the header runs on from the previous job's
  * last bullet ("… reduced downtime Network Engineer Acme Systems  Pune Maharashtra May 2015 to …"),
  * and a "&" stripped from a name leaves a gap inside it. The current title may be in capitals, a
- * bullet may end in a list of tools right before the next title, and school levels follow the degrees.
+ * bullet may end in a list of tools right before the next title, a job may name the client it was spent
+ * with and the role held there, and school levels follow the degrees.
  */
 function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   // a sentence that opens with a heading's word ("Experience managing …") before the real heading
   const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Experience working with cross functional teams', 'Work Experience']
   const glued = Number(t.id.replace(/\D/g, '')) % 3 === 0
+  const clients: { name: string; role: string }[] = []
   t.work.forEach((w, k) => {
     // a title in capitals, as some write the one they hold now
     const title = k === 0 && t.work.length > 2 ? stripAmp(w.title).toUpperCase() : stripAmp(w.title)
@@ -704,6 +707,12 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
     // the header run on from the last bullet, and the place from the employer
     if (glued && k > 0 && parts.length) parts[parts.length - 1] = `${parts[parts.length - 1]} ${header} ${dates}`
     else parts.push(header, dates)
+    // an IT services firm's job spent with a client, its dates with the dash stripped and the role held there
+    const client = k === 0 && Number(t.id.replace(/\D/g, '')) % 4 === 1 ? FLAT_CLIENTS[Number(t.id.replace(/\D/g, '')) % FLAT_CLIENTS.length] : null
+    if (client) {
+      parts.push(`Client ${client.name} ${monthYear(w.start)}  ${w.end ? monthYear(w.end) : 'Present'} Role ${client.role} Responsibilities`)
+      clients.push(client)
+    }
     parts.push(...w.bullets.map(stripPunct))
   })
   parts.push('Education')
@@ -726,8 +735,8 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   return {
     text: `${parts.join('  ')}\n`,
     expected: {
-      titles: t.work.map((w) => stripPunct(w.title)),
-      companies: t.work.map((w) => stripPunct(w.company)),
+      titles: [...t.work.map((w) => stripPunct(w.title)), ...clients.map((c) => c.role)],
+      companies: [...t.work.map((w) => stripPunct(w.company)), ...clients.map((c) => c.name)],
       degrees: [...t.education.map((e) => stripPunct(e.degree)), ...levels.map((l) => l.degree)],
       institutions: [...t.education.map((e) => stripPunct(e.institution)), ...levels.map((l) => l.school)],
     },
