@@ -6,7 +6,8 @@
  *
  * The corpus is the search bench's (search-mix.ts searchCorpus, BENCH_SEARCH_JOBS
  * postings, default 1,000,000; built once and kept). Each checkout's own server runs on
- * it as its start script runs it (checkouts.ts). The shapes (search-mix.ts shapes) run
+ * it as its start script runs it (checkouts.ts), after this checkout's `npm run expire`
+ * has archived what a server would archive on its start. The shapes (search-mix.ts shapes) run
  * one at a time: per shape two warm-ups, then BENCH_REPS (20) repetitions, the
  * checkouts taking turns within each so that the machine's drift falls on all alike.
  * Then the whole mix with BENCH_CONCURRENCY (8) requests in flight for BENCH_SECONDS
@@ -20,7 +21,7 @@ import os from 'node:os'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createAccount, createKey } from '../../sql/accounts.ts'
-import { checkout, startServer, stopServer, type Checkout } from './checkouts.ts'
+import { checkout, npm, startServer, stopServer, type Checkout } from './checkouts.ts'
 import { corpusName, searchCorpus, shapes } from './search-mix.ts'
 
 const JOBS = Number(process.env.BENCH_SEARCH_JOBS ?? 1_000_000)
@@ -71,6 +72,8 @@ function table(title: string, head: string[], rows: string[][]) {
 
 const sql = await searchCorpus(serverUrl, JOBS, log)
 const all = await Promise.all([...baselines, ...(positional.length ? positional : [here])].map(checkout))
+// a server archives the expired jobs on its start: done once here, so that no server measures beside it
+log(`npm run expire: ${(await npm('search-shapes', await checkout(here), corpusUrl, 'expire', [])).trim()}`)
 const servers: Server[] = []
 try {
   const mix = (await shapes(sql)).filter(([name]) => !ONLY || name.includes(ONLY))
