@@ -140,3 +140,13 @@ test('flattened jobs spent with clients: each client, with its dates or the job\
   // "Client" in prose names no client
   t.deepEqual(flatJobLines(' Engineer Northwind Services May 2019 to Present Client Value Creation on every project')?.filter((l) => l.includes(' | ')), ['Engineer | Northwind Services | May 2019 to Present'])
 })
+
+test('the anonymized employer "Company Name" is never a title', (t) => {
+  const head = readHead(['Harbor Arts and Crafts Store', 'March 2017 to Current Company Name | City , State'])
+  t.is(head.title, undefined)
+  t.is(head.company, 'Harbor Arts and Crafts Store')
+})
+
+test('the anonymized employer run on after a title is cut from it', (t) => {
+  t.like(readHead(['Director of Marketing Company Name', '01/2015 to 02/2018 City , State']), { title: 'Director of Marketing', company: 'Company Name' })
+})

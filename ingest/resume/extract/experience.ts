@@ -39,6 +39,7 @@ const LEGAL_FORM = /(?<!\p{L})(inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|g
 const COMPANY_WORDS =
   /\b(inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|gmbh|ag|s\.?a|s\.?a\.?s|plc|pty|bv|b\.v|oy|ab|k\.?k|pvt|group|technologies|labs?|systems|solutions|bank|university|college|school|hospital|institute|partners|consulting|capital|holdings|ventures|studios?|agency|foundation|associates|services|international|networks|pharmaceuticals|clinic|centre|center|department|ministry|government|council|command|army|navy|air force|church|restaurant|hotel|store|market|startup|google|microsoft|amazon|apple|meta|facebook|netflix|ibm|oracle|intel)\b\.?/i
 
+const PLACEHOLDER_COMPANY = /^company name$/i
 export const hasTitleWord = (s: string) => TITLE_WORDS.test(s)
 export const hasCompanyWord = (s: string) => COMPANY_WORDS.test(s)
 
@@ -170,7 +171,9 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
       if (before && before.line === f.line) before.placed = true
       continue
     }
-    const lower = lowerTail(t)
+    // "Director of Marketing Company Name": the anonymized employer run on after a title
+    const anon = t.match(/^(.+?)\s+(Company Name)$/i)
+    const lower = anon ? [anon[1], anon[2]] : lowerTail(t)
     if (lower) rest.push({ ...f, text: lower[0] }, { ...f, text: lower[1], placed: f.placed })
     else rest.push({ ...f, text: t })
   }
@@ -188,13 +191,14 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
   let companyIdx = rest.findIndex((f, i) => i !== titleIdx && LEGAL_FORM.test(f.text))
   if (companyIdx < 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && hasCompanyWord(f.text) && (titleIdx >= 0 || !hasTitleWord(f.text)))
   // no mark decides: the field the place follows is the employer ("… 08/2019 - 02/2022 Vantage Office Supplies ï¼ Accra , Ghana")
-  if (companyIdx < 0 && titleIdx >= 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && i !== spec && f.placed && !hasTitleWord(f.text) && !f.text.includes(','))
+  if (companyIdx < 0 && titleIdx >= 0) companyIdx = rest.findIndex((f, i) => i !== titleIdx && i !== spec && f.placed && f.line === rest[titleIdx].line && !hasTitleWord(f.text) && !f.text.includes(','))
   let t = titleIdx
   if (t < 0) t = rest.findIndex((f, i) => i !== companyIdx && hasTitleWord(f.text))
   if (t < 0 && rest.length > 1) {
     // no title word anywhere: the first field of the dated line, else the first field
-    const onDated = rest.findIndex((f, i) => f.dated && i !== companyIdx)
-    t = onDated >= 0 && companyIdx >= 0 ? onDated : rest.findIndex((_, i) => i !== companyIdx)
+    // (never the anonymized employer "Company Name" that resume sites write, which names no title)
+    const onDated = rest.findIndex((f, i) => f.dated && i !== companyIdx && !PLACEHOLDER_COMPANY.test(f.text))
+    t = onDated >= 0 && companyIdx >= 0 ? onDated : rest.findIndex((f, i) => i !== companyIdx && !PLACEHOLDER_COMPANY.test(f.text))
   }
   if (companyIdx < 0) companyIdx = rest.findIndex((_, i) => i !== t && i !== spec)
   if (t >= 0 && companyIdx < 0) {
