@@ -208,7 +208,9 @@ export function splitFieldSchool(seg: string): string {
   const abbrev = /^\p{Lu}[\p{Lu}.]{1,6}$/u.test(seg.split(/\s+/)[0])
   const m = seg.match(/^(.*?\b(?:in|of)\s+)(.+)$/) ?? seg.match(/^(\p{Lu}[\p{L}.]{1,5}\s+)(\p{Lu}.+)$/u)
   // a degree the vocabulary lacks is still one when an abbreviation opens the entry: "BEECE in ECE Anna University"
-  if (!m || !(ENTRY_DEGREE.test(seg.split(/\s+/)[0]) || (abbrev && /^\S+\s+in\s/.test(seg)))) return seg
+  // "B Tech in …": the degree's abbreviation with its dot stripped to a space
+  const spaced = /^[BM]\s+(?:Tech|Sc|Com|E|Eng|Ed|Pharm|Arch)\s/u.test(seg)
+  if (!m || !(ENTRY_DEGREE.test(seg.split(/\s+/)[0]) || spaced || (abbrev && /^\S+\s+in\s/.test(seg)))) return seg
   const words = m[2].split(/\s+/)
   for (let i = 0; i < words.length - 1; i++) {
     if (!SUBJECT_END.test(words[i]) || INSTITUTION_RE.test(words[i])) continue
@@ -231,7 +233,7 @@ const LEVEL_RE = /\b((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?
 function splitLevels(seg: string): string[] {
   const starts = [...seg.matchAll(LEVEL_RE)].map((m) => m.index!).filter((i) => i > 0)
   const pieces = [0, ...starts].map((s, k, a) => seg.slice(s, a[k + 1] ?? seg.length).trim()).filter(Boolean)
-  return pieces.map((p) => p.replace(/^((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?\s+(?!in\b)(?=\p{Lu})/u, '$1 ($2th Pass) | ').replace(/^((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?(?=\s+in\b)/u, '$1 ($2th Pass)').replace(/^Class\s+(XII|X|10th|12th)\s+(?!in\b)(?=\p{Lu})/u, 'Class $1 | '))
+  return pieces.map((p) => p.replace(/^((?:Higher\s+|Senior\s+)?Secondary\s+Education)\s+(?=\p{Lu}\S*(?:\s+\S+){0,6}?\s+(?:School|College|Academy|Vidyalaya)\b)/u, '$1 | ').replace(/^((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?\s+(?!in\b)(?=\p{Lu})/u, '$1 ($2th Pass) | ').replace(/^((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?(?=\s+in\b)/u, '$1 ($2th Pass)').replace(/^Class\s+(XII|X|10th|12th)\s+(?!in\b)(?=\p{Lu})/u, 'Class $1 | '))
 }
 
 /**

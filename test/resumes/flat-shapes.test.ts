@@ -150,3 +150,12 @@ test('the anonymized employer "Company Name" is never a title', (t) => {
 test('the anonymized employer run on after a title is cut from it', (t) => {
   t.like(readHead(['Director of Marketing Company Name', '01/2015 to 02/2018 City , State']), { title: 'Director of Marketing', company: 'Company Name' })
 })
+
+test('flattened schools: a degree abbreviation written with a space, a school level before the school\'s name', (t) => {
+  t.is(splitFieldSchool('B Tech in Engineering and Technology JNTU'), 'B Tech in Engineering and Technology | JNTU')
+  const p = parseResume(`Ravi Teja Guntur  ${'Graduate who builds small web tools and enjoys learning  '.repeat(4)}Work Experience Software Intern Lakeview Apps  Guntur Andhra Pradesh May 2021 to August 2021  Built forms Education B Tech in Engineering and Technology Coastal Institute of Technology 2021 Secondary Education Sunrise English Medium High School 2015 Skills  Python`)
+  t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [
+    ['B Tech in Engineering and Technology', 'Coastal Institute of Technology'],
+    ['Secondary Education', 'Sunrise English Medium High School'],
+  ])
+})

@@ -10,7 +10,7 @@ import { splitList } from './lists.ts'
 import { hasCompanyWord } from './experience.ts'
 
 export const DEGREE_RE =
-  /\b(bachelor'?s?|master'?s?|doctor(ate)?|ph\.?\s?d|mba|m\.?b\.?a|b\.?\s?sc?|m\.?\s?sc?|b\.?a|m\.?a|b\.?eng|m\.?eng|b\.?tech|m\.?tech|b\.?e|m\.?e|b\.?com|m\.?com|ll\.?[bm]|j\.?d|m\.?d|associate'?s?|diploma|certificate|high school|secondary school|a-levels?|gcse|baccalaur[ée]at|licen[cs]iatura|licence|abitur|degree|undergraduate|graduate|postgraduate|b\.?f\.?a|m\.?f\.?a|m\.?p\.?h|m\.?s\.?w|ed\.?d|hnd|bts|bca|mca|bba|pgdca|pgdm|(?:(?:higher|senior) )?secondary(?= \(1[02]th)|(?:higher|senior) secondary(?! school)|class (?:xii|x|10th|12th))\b\.?/i
+  /\b(bachelor'?s?|master'?s?|doctor(ate)?|ph\.?\s?d|mba|m\.?b\.?a|b\.?\s?sc?|m\.?\s?sc?|b\.?a|m\.?a|b\.?eng|m\.?eng|b\.?tech|m\.?tech|b\.?e|m\.?e|b\.?com|m\.?com|ll\.?[bm]|j\.?d|m\.?d|associate'?s?|diploma|certificate|high school|secondary school|a-levels?|gcse|baccalaur[ée]at|licen[cs]iatura|licence|abitur|degree|undergraduate|graduate|postgraduate|b\.?f\.?a|m\.?f\.?a|m\.?p\.?h|m\.?s\.?w|ed\.?d|hnd|bts|bca|mca|bba|pgdca|pgdm|(?:(?:higher|senior) )?secondary(?= \(1[02]th| education)|secondary education|b tech|m tech|(?:higher|senior) secondary(?! school)|class (?:xii|x|10th|12th))\b\.?/i
 export const INSTITUTION_RE =
   /(?<!\p{L})(\p{L}*univ\p{L}*|uniwersytet\p{L}*|\p{L}*universit\p{L}*|üniversite\p{L}*|college|collège|colegio|institute|institut|instituto|istituto|school|academy|akademi\p{L}*|polytechn\p{L}*|politec\p{L}*|politechnika|conservato\p{L}*|seminary|hochschule|école|ecole|escola|escuela|faculdade|facultad|lyc[ée]e|liceo|lyceum|gymnasium|campus|iit|mit|ucla|nyu|eth)(?!\p{L})/iu
 

@@ -728,8 +728,9 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
     }
     t.education.forEach((e, k) => parts.push(`${stripPunct(e.degree)}${glued ? field(e, k) : ''} ${stripAmp(e.institution)}`, k % 2 ? stripPunct(e.location) : `${stripPunct(e.location)} ${monthYear(e.start)} to ${monthYear(e.end)}`))
   }
-  // the site's school levels, "Higher Secondary(12th Pass)", their brackets stripped, one after the other
-  const levels = !odd && glued ? FLAT_LEVELS.map((l, k) => ({ ...l, school: FLAT_SCHOOLS[(Number(t.id.replace(/\D/g, '')) + k) % FLAT_SCHOOLS.length], year: t.education[0].start.year - 2 * (k + 1) })) : []
+  // the site's school levels, "Higher Secondary(12th Pass)" with the brackets stripped or "Secondary Education", one after the other
+  const levelNames = Number(t.id.replace(/\D/g, '')) % 4 === 0 ? FLAT_LEVELS : [{ written: 'Secondary Education', degree: 'Secondary Education' }]
+  const levels = !odd && glued ? levelNames.map((l, k) => ({ ...l, school: FLAT_SCHOOLS[(Number(t.id.replace(/\D/g, '')) + k) % FLAT_SCHOOLS.length], year: t.education[0].start.year - 2 * (k + 1) })) : []
   if (levels.length) parts[parts.length - 1] = `${parts[parts.length - 1]} ${levels.map((l) => `${l.written} ${l.school} ${l.year}`).join(' ')}`
   parts.push('Skills', ...t.skills.flatMap((g) => g.items.map(stripPunct)))
   return {
