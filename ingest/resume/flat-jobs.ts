@@ -46,6 +46,12 @@ function toWords(s: string): Word[] {
  */
 function placeAtEnd(words: Word[]): { place: string; n: number } | null {
   const n = words.length
+  // a known town written in lower case alone after a gap: "… Network private Limited  chittorgarh"
+  const last = words[n - 1]
+  if (last && last.gap && /^\p{Ll}+$/u.test(last.text) && last.text.length > 3) {
+    const town = last.text.charAt(0).toUpperCase() + last.text.slice(1)
+    if (isCity(town) && isPlace(town)) return { place: town, n: 1 }
+  }
   for (let k = Math.min(4, n); k >= 1; k--) {
     const block = words.slice(n - k)
     if (!block.every((w) => capital(w.text))) continue
@@ -144,8 +150,15 @@ export function cutJobHeader(pre: string): FlatJob {
   // "Head of Department Lycée Victor Hugo": a role word's "of" and the word after it are the title's
   let end = role
   if (/^(of|for)$/.test(body[role + 1]?.text ?? '') && capital(body[role + 2]?.text ?? '') && role + 3 < body.length) end = role + 2
-  const company = join(body.slice(end + 1))
-  return { tail: splitGaps(body.slice(0, start)), title: join(body.slice(start, end + 1)), ...(company ? { company } : {}), place: place?.place }
+  let company = join(body.slice(end + 1))
+  let title = join(body.slice(start, end + 1))
+  // "Network Engineer RF in Tikona Networks": a specialty after the role word, then "in" or "at" and the employer
+  const inFirm = company.match(/^((?:\p{Lu}[\p{L}\d]*\s+){1,2})(?:in|at)\s+(\p{Lu}.*)$/u)
+  if (inFirm && !hasCompanyWord(inFirm[1])) {
+    title = `${title} ${inFirm[1].trim()}`
+    company = inFirm[2]
+  }
+  return { tail: splitGaps(body.slice(0, start)), title, ...(company ? { company } : {}), place: place?.place }
 }
 
 /** Words back into the segments their gaps separated. */

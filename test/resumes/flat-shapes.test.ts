@@ -159,3 +159,9 @@ test('flattened schools: a degree abbreviation written with a space, a school le
     ['Secondary Education', 'Sunrise English Medium High School'],
   ])
 })
+
+test('flattened jobs: a specialty after the role word before "in" and the employer; a town in lower case after a gap', (t) => {
+  t.like(cutJobHeader('Tuned the cell sites Network Engineer RF in Brightlink Telecom private Limited  jaipur '), { title: 'Network Engineer RF', company: 'Brightlink Telecom private Limited', place: 'Jaipur' })
+  // a lower-case word that is no town stays where it is
+  t.like(cutJobHeader(' Support Engineer Brightlink Telecom  remotely '), { title: 'Support Engineer' })
+})
