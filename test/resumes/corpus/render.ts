@@ -676,6 +676,7 @@ const stripPunct = (s: string) => s.replace(/[^\p{L}\p{N}\s]+/gu, '').replace(/\
 /** "&" stripped leaves the two spaces that were around it: "Cedar & Stone" -> "Cedar  Stone". */
 const stripAmp = (s: string) => s.split(/\s+&\s+/).map(stripPunct).join('  ')
 
+const FLAT_SPECIALTIES = ['RF', 'SAP', 'L2']
 const FLAT_CLIENTS = [{ name: 'Harborline Insurance', role: 'Migration Engineer' }, { name: 'Meadowbrook Retail Group', role: 'Support Analyst' }, { name: 'Kestrel Freight', role: 'Release Coordinator' }]
 const FLAT_TOOLS = ['Java Servlet JSP Spring', 'Excel PowerPivot Tableau Looker', 'Python Django Redis Celery']
 const FLAT_LEVELS = [{ written: 'Higher Secondary12th Pass', degree: 'Higher Secondary 12th Pass' }, { written: 'Secondary10th Pass', degree: 'Secondary 10th Pass' }]
@@ -688,18 +689,24 @@ const FLAT_SCHOOLS = ['Riverside Public School', 'Hillcrest Senior Secondary Sch
  * last bullet ("… reduced downtime Network Engineer Acme Systems  Pune Maharashtra May 2015 to …"),
  * and a "&" stripped from a name leaves a gap inside it. The current title may be in capitals, a
  * bullet may end in a list of tools right before the next title, a job may name the client it was spent
- * with and the role held there, and school levels follow the degrees.
+ * with and the role held there, a title may name a specialty before "in" and the employer, and school
+ * levels follow the degrees.
  */
 function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   // a sentence that opens with a heading's word ("Experience managing …") before the real heading
   const parts: string[] = [`${t.name} ${stripPunct(t.city)} ${stripPunct(t.country)}`, stripPunct(t.summary), 'Experience working with cross functional teams', 'Work Experience']
   const glued = Number(t.id.replace(/\D/g, '')) % 3 === 0
   const clients: { name: string; role: string }[] = []
+  const titles: string[] = []
   t.work.forEach((w, k) => {
     // a title in capitals, as some write the one they hold now
-    const title = k === 0 && t.work.length > 2 ? stripAmp(w.title).toUpperCase() : stripAmp(w.title)
-    const header = `${title} ${stripAmp(w.company)}`
-    const dates = `${stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`
+    // a specialty after the title, then "in" and the employer, with a one-word town in lower case after it
+    const town = w.location.split(',')[0].trim()
+    const specialty = k === 1 && Number(t.id.replace(/\D/g, '')) % 5 === 2 && /^\p{L}+$/u.test(town) ? FLAT_SPECIALTIES[k % FLAT_SPECIALTIES.length] : null
+    const title = k === 0 && t.work.length > 2 ? stripAmp(w.title).toUpperCase() : specialty ? `${stripAmp(w.title)} ${specialty}` : stripAmp(w.title)
+    titles.push(title)
+    const header = specialty ? `${title} in ${stripAmp(w.company)}` : `${title} ${stripAmp(w.company)}`
+    const dates = `${specialty ? town.toLowerCase() : stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`
     // the last bullet may end in a list of tools right before a title that opens with a rank or a
     // department's abbreviation ("… using Java Servlet JSP Spring HR Business Partner")
     const opener = /^(Senior|Lead|Junior|Principal|Head|Chief|Assistant|Associate|\p{Lu}{2,3})\s/u.test(w.title)
@@ -736,7 +743,7 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
   return {
     text: `${parts.join('  ')}\n`,
     expected: {
-      titles: [...t.work.map((w) => stripPunct(w.title)), ...clients.map((c) => c.role)],
+      titles: [...titles.map(stripPunct), ...clients.map((c) => c.role)],
       companies: [...t.work.map((w) => stripPunct(w.company)), ...clients.map((c) => c.name)],
       degrees: [...t.education.map((e) => stripPunct(e.degree)), ...levels.map((l) => l.degree)],
       institutions: [...t.education.map((e) => stripPunct(e.institution)), ...levels.map((l) => l.school)],
