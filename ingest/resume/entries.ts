@@ -185,7 +185,7 @@ export function splitEntries(raw: string[]): Entry[] {
       cur.body.push({ text: l.text, bullet: l.bullet, ...(label ? { label } : {}) })
       continue
     }
-    // "Received Character Development Award - 2002.": among entries dated by ranges, a line in the
+    // "Received Regional Service Award - 2010.": among entries dated by ranges, a line in the
     // body with a year alone that ends as a sentence does is a note of the body, not an entry
     const lone = findDateRange(l.text)
     if (cur && cur.body.length > 0 && ranged && lone && !lone.start_date && endsSentence(l.text)) {

@@ -46,7 +46,7 @@ function toWords(s: string): Word[] {
  */
 function placeAtEnd(words: Word[]): { place: string; n: number } | null {
   const n = words.length
-  // a known town written in lower case alone after a gap: "… Network private Limited  chittorgarh"
+  // a known town written in lower case alone after a gap: "… Telecom private Limited  jaipur"
   const last = words[n - 1]
   if (last && last.gap && /^\p{Ll}+$/u.test(last.text) && last.text.length > 3) {
     const town = last.text.charAt(0).toUpperCase() + last.text.slice(1)
@@ -91,7 +91,7 @@ function titleStart(words: Word[], role: number, floor: number): number {
       if (whole && block.length <= 2 && block.every((x) => capital(x.text) && (!caps || allCaps(x.text)))) start = b
       else if (caps && allCaps(w)) {
         // a title in capitals: the run of capitals right before the gap, after a word that is not
-        // ("… PrometheusGrafana QA INFRA  SERVER ARCHITECT", where "&" was stripped)
+        // ("… KibanaStack QA TOOLS  BUILD ENGINEER", where "&" was stripped)
         let c = start - 1
         while (c > floor && start - c < 2 && !words[c].gap && allCaps(words[c - 1].text)) c--
         if (c === floor || words[c].gap || !allCaps(words[c - 1].text)) start = c
@@ -99,13 +99,13 @@ function titleStart(words: Word[], role: number, floor: number): number {
       break
     }
     if (caps ? !allCaps(w) : !(capital(w) || TITLE_LINK.test(w))) break
-    // (the first word of the text is the title's: "MSSQL Database Administrator" right after the heading)
+    // (the first word of the text is the title's: "PLSQL Database Developer" right after the heading)
     if (!caps && allCaps(w) && w.length > 4 && start - 1 > floor) break
     start--
     if (OPENS_TITLE.test(w)) break
   }
   // the capitalised run goes on past the longest title: the words before are a list the bullet
-  // ended with ("… Java Servlet JSP Hibernate IT Administrator Engineer"), so the title starts at
+  // ended with ("… Ruby Rails Sidekiq Redis IT Support Engineer"), so the title starts at
   // a word that opens titles or names a department in capitals ("IT", "QA", "HR")
   if (start > floor && role - start >= 3 && !words[start].gap && capital(words[start - 1].text) && !OPENS_TITLE.test(words[start].text)) {
     const head = words.findIndex((x, k) => k > start && k < role && (OPENS_TITLE.test(x.text) || /^\p{Lu}{2,3}$/u.test(x.text)))
@@ -152,7 +152,7 @@ export function cutJobHeader(pre: string): FlatJob {
   if (/^(of|for)$/.test(body[role + 1]?.text ?? '') && capital(body[role + 2]?.text ?? '') && role + 3 < body.length) end = role + 2
   let company = join(body.slice(end + 1))
   let title = join(body.slice(start, end + 1))
-  // "Network Engineer RF in Tikona Networks": a specialty after the role word, then "in" or "at" and the employer
+  // "Network Engineer RF in Brightlink Telecom": a specialty after the role word, then "in" or "at" and the employer
   const inFirm = company.match(/^((?:\p{Lu}[\p{L}\d]*\s+){1,2})(?:in|at)\s+(\p{Lu}.*)$/u)
   if (inFirm && !hasCompanyWord(inFirm[1])) {
     title = `${title} ${inFirm[1].trim()}`
@@ -174,18 +174,18 @@ function splitGaps(ws: Word[]): string[] {
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*'
 const MARK = '(?:Team|Role|Roles|Project|Projects|Duration|Description|Responsibilities|Environment|Technologies|Domain)'
 /**
- * "Client Hewett Packard Enterprise Jan 2021  Present", "Client Northwind Inc Team size 8": the client's
- * name in capitalised words, then its dates (the dash stripped) or the next label; "Client Value Creation on …" is prose.
+ * "Client Harborline Insurance Jan 2021  Present", "Client Northwind Inc Team size 8": the client's
+ * name in capitalised words, then its dates (the dash stripped) or the next label; "Client Focus Groups run …" is prose.
  */
 const CLIENT_RE = new RegExp(`\\bClient (\\p{Lu}[\\p{L}\\p{N}&.]*(?: (?!${MARK}\\b|${MONTH}\\b|(?:19|20)\\d\\d\\b)[\\p{Lu}\\d][\\p{L}\\p{N}&.]*){0,5})(?:\\s+((?:${MONTH}\\s+)?(?:19|20)\\d\\d)\\s+(?:to\\s+|-\\s+)?(Present|Current|Till Date|(?:${MONTH}\\s+)?(?:19|20)\\d\\d)|(?= ${MARK}\\b))`, 'gu')
-/** "Role Cloud Migration Engineer Responsibilities": the role held for that client. */
+/** "Role Migration Engineer Responsibilities": the role held for that client. */
 const ROLE_RE = new RegExp(`\\bRole\\s+((?:\\p{Lu}[\\p{L}]*\\s+){0,4}?\\p{Lu}[\\p{L}]*)(?=\\s+(?:${MARK}|Client)\\b|\\s{2}|\\s*$)`, 'gu')
 
 type Sub = { index: number; end: number; title?: string; client?: string; dates?: string }
 
 /**
  * IT services firms' resumes list the clients a job was spent with, each with its dates and the
- * role held there: "… Client ExxonMobil Sept 2019  Dec 2020 Role Java Migration Engineer
+ * role held there: "… Client Kestrel Freight Sept 2019  Dec 2020 Role Release Coordinator
  * Responsibilities …". Each client (or a role without one) is an entry of its own, with the job's
  * dates when it has none. A "Role" that names no role word ("Role Based Access Control") is prose.
  */

@@ -225,9 +225,9 @@ export function splitFieldSchool(seg: string): string {
 
 /**
  * A job site's school levels, "Higher Secondary(12th Pass)", "Secondary(10th Pass)", "Class XII", lose
- * their brackets and the space before them: "Higher Secondary12th Pass St Xaviers High School 2014
- * Secondary10th Pass Delhi Public School". Each opens an entry, the level its degree and what follows
- * the school (or "in" and the stream, then the school): "Higher Secondary (12th Pass) | St Xaviers High School 2014".
+ * their brackets and the space before them: "Higher Secondary12th Pass Riverside Public School 2015
+ * Secondary10th Pass Green Meadows High School". Each opens an entry, the level its degree and what follows
+ * the school (or "in" and the stream, then the school): "Higher Secondary (12th Pass) | Riverside Public School 2015".
  */
 const LEVEL_RE = /\b((?:Higher\s+|Senior\s+)?Secondary)\s*\(?(1[02])th\s+Pass\)?|\bClass\s+(XII|X|10th|12th)\b/gu
 function splitLevels(seg: string): string[] {

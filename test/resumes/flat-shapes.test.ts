@@ -111,10 +111,10 @@ test('builder bullets: a note with a year alone that ends as a sentence stays in
 })
 
 test('flattened titles: a title in capitals with a stripped "&", a list of skills run on before a title', (t) => {
-  t.is(cutJobHeader('Monitored hosts with Nagios and KibanaStack QA INFRA  SERVER ARCHITECT Cloudline Technologies  Noida Uttar Pradesh ').title, 'QA INFRA SERVER ARCHITECT')
-  t.is(cutJobHeader('Built pages with HTML Java Servlet JSP Hibernate IT Support Engineer Arcadia Infotech Pvt Ltd  Bhopal Madhya Pradesh ').title, 'IT Support Engineer')
+  t.is(cutJobHeader('Monitored hosts with Nagios and KibanaStack QA TOOLS  BUILD ENGINEER Cloudline Technologies  Noida Uttar Pradesh ').title, 'QA TOOLS BUILD ENGINEER')
+  t.is(cutJobHeader('Queued jobs with Ruby Rails Sidekiq Redis IT Support Engineer Arcadia Infotech Pvt Ltd  Bhopal Madhya Pradesh ').title, 'IT Support Engineer')
   // right after the heading, every word before the role word is the title's
-  t.is(cutJobHeader(' MSSQL Database Administrator Accenture ').title, 'MSSQL Database Administrator')
+  t.is(cutJobHeader(' PLSQL Database Developer Northwind Data ').title, 'PLSQL Database Developer')
   // a run no longer than a title is kept whole
   t.is(cutJobHeader('Handled the backups Cloud Infrastructure Support Engineer Northwind Data ').title, 'Cloud Infrastructure Support Engineer')
 })
@@ -138,24 +138,24 @@ test('flattened jobs spent with clients: each client, with its dates or the job\
     'Support Analyst | Kestrel Freight | September 2019 to Present',
   ])
   // "Client" in prose names no client
-  t.deepEqual(flatJobLines(' Engineer Northwind Services May 2019 to Present Client Value Creation on every project')?.filter((l) => l.includes(' | ')), ['Engineer | Northwind Services | May 2019 to Present'])
+  t.deepEqual(flatJobLines(' Engineer Northwind Services May 2019 to Present Client Focus Groups run every quarter')?.filter((l) => l.includes(' | ')), ['Engineer | Northwind Services | May 2019 to Present'])
 })
 
 test('the anonymized employer "Company Name" is never a title', (t) => {
-  const head = readHead(['Harbor Arts and Crafts Store', 'March 2017 to Current Company Name | City , State'])
+  const head = readHead(['Harbor Paint and Frame Store', 'March 2017 to Current Company Name | City , State'])
   t.is(head.title, undefined)
-  t.is(head.company, 'Harbor Arts and Crafts Store')
+  t.is(head.company, 'Harbor Paint and Frame Store')
 })
 
 test('the anonymized employer run on after a title is cut from it', (t) => {
-  t.like(readHead(['Director of Marketing Company Name', '01/2015 to 02/2018 City , State']), { title: 'Director of Marketing', company: 'Company Name' })
+  t.like(readHead(['Head of Sales Company Name', '01/2015 to 02/2018 City , State']), { title: 'Head of Sales', company: 'Company Name' })
 })
 
 test('flattened schools: a degree abbreviation written with a space, a school level before the school\'s name', (t) => {
-  t.is(splitFieldSchool('B Tech in Engineering and Technology JNTU'), 'B Tech in Engineering and Technology | JNTU')
-  const p = parseResume(`Ravi Teja Guntur  ${'Graduate who builds small web tools and enjoys learning  '.repeat(4)}Work Experience Software Intern Lakeview Apps  Guntur Andhra Pradesh May 2021 to August 2021  Built forms Education B Tech in Engineering and Technology Coastal Institute of Technology 2021 Secondary Education Sunrise English Medium High School 2015 Skills  Python`)
+  t.is(splitFieldSchool('B Tech in Computer Science and Engineering RVU'), 'B Tech in Computer Science and Engineering | RVU')
+  const p = parseResume(`Ravi Teja Guntur  ${'Graduate who builds small web tools and enjoys learning  '.repeat(4)}Work Experience Software Intern Lakeview Apps  Guntur Andhra Pradesh May 2021 to August 2021  Built forms Education B Tech in Computer Science and Engineering Coastal Institute of Technology 2021 Secondary Education Sunrise English Medium High School 2015 Skills  Python`)
   t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [
-    ['B Tech in Engineering and Technology', 'Coastal Institute of Technology'],
+    ['B Tech in Computer Science and Engineering', 'Coastal Institute of Technology'],
     ['Secondary Education', 'Sunrise English Medium High School'],
   ])
 })

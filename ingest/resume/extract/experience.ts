@@ -171,7 +171,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
       if (before && before.line === f.line) before.placed = true
       continue
     }
-    // "Director of Marketing Company Name": the anonymized employer run on after a title
+    // "Head of Sales Company Name": the anonymized employer run on after a title
     const anon = t.match(/^(.+?)\s+(Company Name)$/i)
     const lower = anon ? [anon[1], anon[2]] : lowerTail(t)
     if (lower) rest.push({ ...f, text: lower[0] }, { ...f, text: lower[1], placed: f.placed })
@@ -183,7 +183,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
   const lastWordTitle = (s: string) => !/(?:^|\s)(partners?|associates|group|services)$/i.test(s) && hasTitleWord(s.split(/\s+/).slice(-1)[0])
   let titleIdx = rest.findIndex((f) => lastWordTitle(f.text) && !LEGAL_FORM.test(f.text))
   if (titleIdx < 0) titleIdx = rest.findIndex((f) => hasTitleWord(f.text) && !LEGAL_FORM.test(f.text))
-  // "Web Analytics Manager - eCommerce": what follows the title after a dash and names no role, firm
+  // "Store Buyer - Outdoor and Garden": what follows the title after a dash and names no role, firm
   // or place is the title's department or line, unless nothing else can be the employer
   const after = titleIdx >= 0 ? rest[titleIdx + 1] : undefined
   let spec = after && after.line === rest[titleIdx].line && !hasTitleWord(after.text) && !hasCompanyWord(after.text) && !LEGAL_FORM.test(after.text) && after.text.split(/\s+/).length <= 6 && dashBetween(unglueRole(headLines[after.line]), rest[titleIdx].text, after.text) ? titleIdx + 1 : -1
@@ -217,11 +217,11 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** Whether the line writes `b` after `a` with a dash between: "Inventory Manager - Toys". */
+/** Whether the line writes `b` after `a` with a dash between: "Store Buyer - Outdoor and Garden". */
 const dashBetween = (line: string, a: string, b: string) => new RegExp(`${escapeRe(a)}\\s+[-–—]\\s+${escapeRe(b)}`).test(line)
 
 /**
- * "Assistant Manager Educator lululemon athletica" -> the title and an employer that writes its name
+ * "Assistant Store Manager northfield outfitters" -> the title and an employer that writes its name
  * in lower case. The words after the role word are all in lower case, none names a role, and the
  * first is no connector ("Director of sales" stays whole, as does "Senior sales associate").
  */
