@@ -152,7 +152,7 @@ export function cutJobHeader(pre: string): FlatJob {
   if (/^(of|for)$/.test(body[role + 1]?.text ?? '') && capital(body[role + 2]?.text ?? '') && role + 3 < body.length) end = role + 2
   let company = join(body.slice(end + 1))
   let title = join(body.slice(start, end + 1))
-  // "Network Engineer RF in Brightlink Telecom": a specialty after the role word, then "in" or "at" and the employer
+  // "Support Engineer L2 in Brightlink Telecom": a specialty after the role word, then "in" or "at" and the employer
   const inFirm = company.match(/^((?:\p{Lu}[\p{L}\d]*\s+){1,2})(?:in|at)\s+(\p{Lu}.*)$/u)
   if (inFirm && !hasCompanyWord(inFirm[1])) {
     title = `${title} ${inFirm[1].trim()}`
