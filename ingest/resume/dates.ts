@@ -21,7 +21,7 @@ const PRESENT = '(?:present|current(?:ly)?|now|(?:to|till|until)\\s+(?:date|now)
 export const DATE_SOURCE =
   `(?:${MONTH_NAME}\\.?,?(?:\\s+of)?\\s*'?${YEAR}|${MONTH_NAME}\\.?\\s*['’]\\d\\d(?!\\d)|${SEASON},?\\s+${YEAR}|${YEAR}[-/.](?:0?[1-9]|1[0-2])(?![\\d])|(?:0?[1-9]|1[0-2])[-/.]${YEAR}|${YEAR})`
 const SEP = `\\s*(?:[-–—−~→]+|\\bto\\b|\\buntil\\b|\\btill\\b|\\bthrough\\b|\\bthru\\b|\\band\\b|&|[-–—]?\\s*>)\\s*`
-/** "Mar. 2016 Exp. Jun. 2017", "2019 – expected 2021": an end not reached yet is still the end */
+/** "Sep. 2018 Exp. Dec. 2019", "2019 – expected 2021": an end not reached yet is still the end */
 const EXPECTED = '(?:(?:exp\\.|expected|anticipated)\\s*)?'
 const RANGE_RE = new RegExp(`(?<![\\w/])(?:from\\s+)?(${DATE_SOURCE})(?:(?:${SEP}|\\s+)${EXPECTED}(${DATE_SOURCE}|${PRESENT})(?![\\w]))?`, 'i')
 const OPEN_RANGE_RE = new RegExp(`(?<![\\w/])(?:since\\s+)?(${DATE_SOURCE})${SEP}$`, 'i')
@@ -38,7 +38,7 @@ export function normalizeDate(raw: string): string | undefined {
   const s = raw.trim().replace(/\s+/g, ' ').replace(/[.,]$/, '')
   if (!s) return undefined
   if (PRESENT_RE.test(s)) return 'Present'
-  // "May of 2014" is May 2014
+  // "June of 2011" is June 2011
   let m = s.match(new RegExp(`^(${MONTH_NAME})\\.?,?(?:\\s+of)?\\s*'?(${YEAR})$`, 'i'))
   if (m) return `${m[2]}-${pad(MONTHS[m[1].toLowerCase()])}`
   // "Jan '19": a two-digit year is this century's unless that would be in the future
@@ -66,7 +66,7 @@ export type DateRange = { start_date?: string; end_date?: string; /** the line w
 /**
  * The first date or date range in a line, and the line without it.
  * e.g. "Software Engineer  Jan 2020 – Present" -> {start_date: "2020-01", end_date: "Present", rest: "Software Engineer"};
- * "2016 - 2020" -> 2016..2020; "Sep. 2023 Mar. 2024" (dash lost in the PDF) -> 2023-09..2024-03;
+ * "2016 - 2020" -> 2016..2020; "Apr. 2019 Nov. 2021" (dash lost in the PDF) -> 2019-04..2021-11;
  * "Since March 2019" -> 2019-03..Present. A single date is an end date ("Graduated May 2020").
  */
 export function findDateRange(line: string): DateRange | null {

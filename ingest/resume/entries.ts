@@ -41,7 +41,7 @@ export function readBullet(raw: string): Line {
 }
 
 /**
- * When a section marks entries and their bullets with two glyphs ("• Google  Mountain View, CA"
+ * When a section marks entries and their bullets with two glyphs ("• Brightwave  Mountain View, CA"
  * then "◦ Built ..."), the glyph whose lines are followed by a dated line marks headers.
  */
 function headerGlyph(lines: Line[]): string | null {
@@ -62,8 +62,8 @@ function headerGlyph(lines: Line[]): string | null {
 
 /**
  * Joins a line the layout wrapped to the bullet or sentence it continues.
- * e.g. "• Designed Terraform modules to efficiently manage and scale infrastructure across dozens of AWS accounts, enabling standardized, repeatable"
- *      "deployments."  -> one bullet. A line continues the previous one when it starts in lower case,
+ * e.g. "• Wrote Ansible playbooks to provision and patch build agents across several regional data centres, keeping images consistent, auditable"
+ *      "and current."  -> one bullet. A line continues the previous one when it starts in lower case,
  * or when the previous one reached the column's width without ending a sentence and this one has no date.
  */
 function joinWrapped(lines: Line[]): Line[] {
@@ -111,7 +111,7 @@ const unclosed = (s: string) => (s.match(/\(/g)?.length ?? 0) > (s.match(/\)/g)?
 const ACTION_RE = /^(\p{Lu}\p{Ll}{2,}ed|Led|Built|Ran|Taught|Wrote|Grew|Cut|Made|Won|Drove|Kept|Held|Sold|Oversaw|Spearheaded|(Manage|Develop|Lead|Design|Build|Coordinate|Support|Maintain|Create|Implement|Handle|Provide|Ensure|Prepare|Assist|Conduct|Train|Mentor|Oversee|Deliver|Analy[sz]e|Work|Own|Run|Write|Teach|Plan)s?)\s/u
 const ORG_MARK_RE = /\b(inc|llc|ltd|gmbh|corp|plc|s\.a|university|college|school|bank|airlines)\b/i
 
-/** Most words capitalised, as names are and sentences are not: "Software Maestro (funded by Korea Ministry …) Seoul". */
+/** Most words capitalised, as names are and sentences are not: "Young Makers Fellowship (funded by the Busan Tech Council …) Seoul". */
 function titleCased(text: string): boolean {
   const ws = text.split(/\s+/).filter((w) => /\p{L}/u.test(w))
   return ws.filter((w) => /^[(\[]?\p{Lu}/u.test(w)).length >= ws.length / 2
@@ -120,7 +120,7 @@ function titleCased(text: string): boolean {
 /** A non-bullet line that reads as a sentence of the body rather than a header. */
 function isSentence(text: string): boolean {
   const r = findDateRange(text)
-  // "Taught 6th grade (2006-2007 school year)": a dated line opening with a verb, in lower case after it, is a bullet
+  // "Taught 3rd grade (2010-2011 school year)": a dated line opening with a verb, in lower case after it, is a bullet
   if (r && ACTION_RE.test(text) && !titleCased(r.rest)) return true
   // a long header is still one when its words are capitalised as names and titles are:
   // "Northwind Systems - Junior Software Developer - Outdoor and Garden Hà Nội , Vietnam 11/2019 - 04/2022"
@@ -177,7 +177,7 @@ export function splitEntries(raw: string[]): Entry[] {
     }
     // a long line directly above a dated line is that entry's header, however many words it has,
     // unless it opens with an action verb as bullets do:
-    // "Software Maestro (funded by Korea Ministry of Knowledge and Economy) Seoul, S.Korea"
+    // "Young Makers Fellowship (funded by the Busan Tech Council of Industry and Trade) Seoul, S.Korea"
     const next = lines[i + 1]
     const aboveDate = next && !next.bullet && findDateRange(next.text) && !endsSentence(l.text) && !findDateRange(l.text) && !ACTION_RE.test(l.text) && titleCased(l.text)
     if (l.bullet || (isSentence(l.text) && !aboveDate)) {

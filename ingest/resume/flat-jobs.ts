@@ -5,8 +5,8 @@
  * range is the anchor: the words right before it are the job's header, read from the end (place,
  * then employer, then title), and whatever precedes the title is the previous job's last bullet.
  *
- * e.g. "… tuning for optimal performance Lead Database Administrator Indmax IT Services  Hyderabad Telangana November 2016 to November 2021 …"
- *   -> "• tuning for optimal performance" / "" / "Lead Database Administrator | Indmax IT Services | Hyderabad, Telangana | November 2016 to November 2021"
+ * e.g. "… capacity planning for peak load Lead Storage Administrator Tallyrand Data Services  Pune Maharashtra March 2015 to June 2020 …"
+ *   -> "• capacity planning for peak load" / "" / "Lead Storage Administrator | Tallyrand Data Services | Pune, Maharashtra | March 2015 to June 2020"
  */
 import { DATE_SOURCE } from './dates.ts'
 import { hasCompanyWord, hasTitleWord } from './extract/experience.ts'
@@ -20,7 +20,7 @@ const RANGE_RE = new RegExp(`(?<![\\w/])(${DATE_SOURCE})\\s+(?:to|-|–|—|till
 const OPENS_TITLE = /^(senior|sr|junior|jr|lead|principal|chief|head|assistant|associate|intern|trainee|staff|deputy|vice|executive|former)$/i
 /** Lowercase words a title may hold between capitalised ones ("Director of Sales", "Research and Development Engineer"). */
 const TITLE_LINK = /^(and|of|&|for)$/
-/** Legal forms after which a town written without a gap still is the place ("… Private Limited Hyderabad"). */
+/** Legal forms after which a town written without a gap still is the place ("… Private Limited Pune"). */
 const LEGAL_END = /^(ltd|limited|pvt|inc|llc|llp|corp|corporation|gmbh|plc|co)$/i
 
 type Word = { text: string; gap: boolean }
@@ -75,7 +75,7 @@ function placeAtEnd(words: Word[]): { place: string; n: number } | null {
  * never across what marks the end of a sentence or bullet before it: a lowercase word, a gap
  * (unless what lies before the gap is a short run of capitalised words, as "Hardware  Network
  * Engineer" where "&" was stripped), an all-capital word beside a title in title case
- * ("PREVIOUS COMPANY Network Engineer"), and it stops after a word that opens titles ("Senior").
+ * ("PREVIOUS EMPLOYER Support Engineer"), and it stops after a word that opens titles ("Senior").
  */
 function titleStart(words: Word[], role: number, floor: number): number {
   const caps = allCaps(words[role].text)
@@ -112,7 +112,7 @@ function titleStart(words: Word[], role: number, floor: number): number {
     if (head > 0) start = head
   }
   while (start < role && TITLE_LINK.test(words[start].text)) start++
-  // a town right after the previous job's dates is that job's place: "… to August 2019 Hyderabad Associate Engineer"
+  // a town right after the previous job's dates is that job's place: "… to March 2018 Pune Associate Engineer"
   if (start === floor && start < role && !allCaps(words[start].text) && isCity(words[start].text) && isPlace(words[start].text) && !hasTitleWord(words[start].text)) start++
   return start
 }
@@ -174,18 +174,18 @@ function splitGaps(ws: Word[]): string[] {
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*'
 const MARK = '(?:Team|Role|Roles|Project|Projects|Duration|Description|Responsibilities|Environment|Technologies|Domain)'
 /**
- * "Client Harborline Insurance Jan 2021  Present", "Client Northwind Inc Team size 8": the client's
+ * "Client Harborline Insurance Jan 2021  Present", "Client Northwind Inc Team size 4": the client's
  * name in capitalised words, then its dates (the dash stripped) or the next label; "Client Focus Groups run …" is prose.
  */
 const CLIENT_RE = new RegExp(`\\bClient (\\p{Lu}[\\p{L}\\p{N}&.]*(?: (?!${MARK}\\b|${MONTH}\\b|(?:19|20)\\d\\d\\b)[\\p{Lu}\\d][\\p{L}\\p{N}&.]*){0,5})(?:\\s+((?:${MONTH}\\s+)?(?:19|20)\\d\\d)\\s+(?:to\\s+|-\\s+)?(Present|Current|Till Date|(?:${MONTH}\\s+)?(?:19|20)\\d\\d)|(?= ${MARK}\\b))`, 'gu')
-/** "Role Migration Engineer Responsibilities": the role held for that client. */
+/** "Role Release Coordinator Responsibilities": the role held for that client. */
 const ROLE_RE = new RegExp(`\\bRole\\s+((?:\\p{Lu}[\\p{L}]*\\s+){0,4}?\\p{Lu}[\\p{L}]*)(?=\\s+(?:${MARK}|Client)\\b|\\s{2}|\\s*$)`, 'gu')
 
 type Sub = { index: number; end: number; title?: string; client?: string; dates?: string }
 
 /**
  * IT services firms' resumes list the clients a job was spent with, each with its dates and the
- * role held there: "… Client Kestrel Freight Sept 2019  Dec 2020 Role Release Coordinator
+ * role held there: "… Client Kestrel Freight Oct 2018  Nov 2019 Role Release Coordinator
  * Responsibilities …". Each client (or a role without one) is an entry of its own, with the job's
  * dates when it has none. A "Role" that names no role word ("Role Based Access Control") is prose.
  */
@@ -199,7 +199,7 @@ function clientRoles(text: string): Sub[] {
     const cur = subs[subs.length - 1]
     const end = m.index! + m[0].length
     if (kind === 'client') subs.push({ index: m.index!, end, client: m[1].trim(), ...(m[2] ? { dates: `${m[2]} - ${m[3]}` } : {}) })
-    // the role follows its client, perhaps after a short label ("Team size 6")
+    // the role follows its client, perhaps after a short label ("Team size 5")
     else if (cur && !cur.title && m.index! - cur.end <= 40) Object.assign(cur, { title: m[1].trim(), end })
     else subs.push({ index: m.index!, end, title: m[1].trim() })
   }

@@ -17,7 +17,7 @@ import { splitSections, type Section } from './sections.ts'
 import type { ParsedResume } from './types.ts'
 
 export function parseResume(text: string): ParsedResume {
-  // a character lost to encoding damage stood between fields: "Accountant Company Name ï¼ City , State"
+  // a character lost to encoding damage stood between fields: "Bookkeeper Company Name ï¼ City , State"
   const repaired = repairText(text)
   const clean = (isFlattened(repaired) ? reflow(repaired) : repaired).replace(/[ \t]*\ufffd[ \t]*/g, ' | ').replace(/[\u200b\ufeff]/g, '').replace(/\f/g, '\n')
   const { header, sections } = splitSections(dropPageArtifacts(clean))
@@ -74,7 +74,7 @@ function addSection(out: ParsedResume, section: Section, towns: ReadonlySet<stri
     case 'skills': {
       const groups = extractSkills(s.lines)
       for (const g of groups) {
-        // "Languages | Korean, English, Japanese" inside skills lists spoken languages, not skills
+        // "Languages | Korean, English, Spanish" inside skills lists spoken languages, not skills
         if (/languages?$/i.test(g.category) && g.details.length && g.details.every(isSpokenLanguage)) {
           push('languages', extractLanguages(g.details).filter((l) => !out.languages?.includes(l)))
           continue
@@ -101,7 +101,7 @@ function addSection(out: ParsedResume, section: Section, towns: ReadonlySet<stri
 
 /**
  * Removes running page headers and footers: "Page 2 of 3", and lines repeated with only their
- * numbers changed that name the document ("February 10, 2026 Byungjin Park · Résumé 1").
+ * numbers changed that name the document ("March 3, 2025 Minji Seo · Résumé 1").
  */
 export function dropPageArtifacts(text: string): string {
   const lines = text.split(/\r?\n/)
@@ -112,7 +112,7 @@ export function dropPageArtifacts(text: string): string {
   return lines
     .filter((l) => {
       const t = l.trim()
-      // "2 / 3" is a page number, "12/2008" a date
+      // "2 / 3" is a page number, "06/2012" a date
       const n = t.match(/^(-\s*)?(page\s*)?(\d+)\s*(of|\/)\s*(\d+)(\s*-)?$/i)
       if (n && Number(n[3]) <= Number(n[5]) && Number(n[5]) < 100) return false
       if (/^-?\s*page\s+\d+\s*-?$/i.test(t)) return false

@@ -4,12 +4,12 @@
  * layout: two spaces where a line, a bullet or a separator was. This module puts the lines back, so
  * that the ordinary section, entry and field readers can work on them.
  *
- * e.g. "… Work Experience Cloud Intern Earth Solutions  Pune Maharashtra May 2021 to August 2021
- *       Implemented IAM roles  Created EC2 instances IoT Developer Arohan Systems  Pune July 2019 to June 2020 …
- *       Education Master of Science in Computer Science University of Michigan  Dearborn MI 2021 …"
- *   -> "Work Experience" / "Cloud Intern | Earth Solutions" / "Pune Maharashtra May 2021 to August 2021" /
- *      "• Implemented IAM roles" / "• Created EC2 instances" / "IoT Developer | Arohan Systems" / … /
- *      "Education" / "Master of Science in Computer Science University of Michigan" / "Dearborn MI 2021"
+ * e.g. "… Work Experience Data Intern Larkspur Analytics  Pune Maharashtra June 2020 to September 2020
+ *       Built KPI dashboards  Cleaned survey data IoT Developer Vektor Labs  Pune August 2018 to May 2019 …
+ *       Education Master of Science in Computer Science Lakeshore State University  Duluth MN 2021 …"
+ *   -> "Work Experience" / "Data Intern | Larkspur Analytics" / "Pune Maharashtra June 2020 to September 2020" /
+ *      "• Built KPI dashboards" / "• Cleaned survey data" / "IoT Developer | Vektor Labs" / … /
+ *      "Education" / "Master of Science in Computer Science Lakeshore State University" / "Duluth MN 2021"
  *
  * Three steps, each a heuristic with its fallback:
  * 1. headings: a known heading's words in title case inside the running text ("Work Experience",
@@ -87,8 +87,8 @@ function splitAfterDates(seg: string): string[] {
 }
 
 /**
- * "Explored AWS Lambda Amazon Polly IoT Core Software Developer Arohan Systems" -> the bullet's
- * tail "Explored AWS Lambda Amazon Polly", and "IoT Core Software Developer | Arohan Systems".
+ * "Tested Azure Functions Cosmos DB Edge Cloud Software Developer Vektor Labs" -> the bullet's
+ * tail "Tested Azure Functions Cosmos DB", and "Edge Cloud Software Developer | Vektor Labs".
  */
 function cutHeader(seg: string): { tail: string; header: string } {
   const words = seg.split(/\s+/)
@@ -168,12 +168,12 @@ function experienceLines(segs: string[]): string[] {
 const ENTRY_DEGREE = /^(?:bachelor'?s?|master'?s?|doctor(?:ate)?|ph\.?d|diploma|associate'?s?|b\.?tech|m\.?tech|btech|mtech|b\.?sc|m\.?sc|bca|mca|mba|pgdca|bcom|mcom|b\.?e|m\.?e|ba|ma|bs|ms|certificate|higher|secondary|class|high)$/i
 /** Words that end a field of study ("Computer Science", "Mechanical Engineering", "Finance"). */
 const SUBJECT_END = /^(\p{L}{3,}(ing|tion|sion|ment|ics|ogy|ance|ence|ies|ure|ism|ical)s?|science|sciences|arts|art|law|medicine|business|design|history|english|nursing|commerce|studies|security|systems|behaviou?r|applications?|ece|cse|it)$/iu
-/** Words of schools' names that end as fields do ("Government Engineering College") */
+/** Words of schools' names that end as fields do ("Government Polytechnic College") */
 const SCHOOL_NAME_WORD = /^(government|national|international|regional|central|state|city)$/i
 const FIELD_LINK = /^(and|&|of|in|with)$/i
 
 /**
- * "Masters in Computer Application Indira Gandhi National Open University BCA in Computer Application …"
+ * "Masters in Computer Application Sahyadri National Open University BCA in Computer Application …"
  * -> one line per degree: a degree word that follows a school's name opens the next entry.
  */
 function splitDegrees(seg: string): string[] {
@@ -195,19 +195,19 @@ function splitDegrees(seg: string): string[] {
  * that ends a field of study ("Science", "Engineering") before a capitalised word that is none,
  * and the school follows. The field written twice ("Masters in Computer Application in Computer
  * Application") is written once.
- * e.g. "Bachelors in Computer Science Government Engineering College" -> "Bachelors in Computer Science | Government Engineering College"
+ * e.g. "Bachelors in Computer Science Government Polytechnic College" -> "Bachelors in Computer Science | Government Polytechnic College"
  */
 export function splitFieldSchool(seg: string): string {
   const twice = seg.match(/^(.*?\bin\s+)(.+?)\s+in\s+\2\b(.*)$/i)
   if (twice) seg = `${twice[1]}${twice[2]}${twice[3]}`
   // the site's own field after the degree as written, one word long: "Bachelor of Technology in
-  // Computer Science in Technology Bhoj Reddy Engineering College" keeps the degree as written
+  // Computer Science in Technology Kaveri Valley Engineering College" keeps the degree as written
   const extra = seg.match(/^(\S+.*?\bin\s+\S.*?)\s+in\s+\p{L}+\s+(\p{Lu}.*)$/u)
   if (extra && INSTITUTION_RE.test(extra[2]) && !SUBJECT_END.test(extra[2].split(/\s+/)[0])) seg = `${extra[1]} ${extra[2]}`
   // "Bachelor of Science in Field School", or an abbreviation and its field: "MSc Field School"
   const abbrev = /^\p{Lu}[\p{Lu}.]{1,6}$/u.test(seg.split(/\s+/)[0])
   const m = seg.match(/^(.*?\b(?:in|of)\s+)(.+)$/) ?? seg.match(/^(\p{Lu}[\p{L}.]{1,5}\s+)(\p{Lu}.+)$/u)
-  // a degree the vocabulary lacks is still one when an abbreviation opens the entry: "BEECE in ECE Anna University"
+  // a degree the vocabulary lacks is still one when an abbreviation opens the entry: "BECSE in CSE Kaveri Valley University"
   // "B Tech in …": the degree's abbreviation with its dot stripped to a space
   const spaced = /^[BM]\s+(?:Tech|Sc|Com|E|Eng|Ed|Pharm|Arch)\s/u.test(seg)
   if (!m || !(ENTRY_DEGREE.test(seg.split(/\s+/)[0]) || spaced || (abbrev && /^\S+\s+in\s/.test(seg)))) return seg
@@ -218,7 +218,7 @@ export function splitFieldSchool(seg: string): string {
     if (FIELD_LINK.test(next) || (SUBJECT_END.test(next) && !SCHOOL_NAME_WORD.test(next) && !INSTITUTION_RE.test(next)) || !/^\p{Lu}/u.test(next)) continue
     return `${m[1]}${words.slice(0, i + 1).join(' ')} | ${words.slice(i + 1).join(' ')}`
   }
-  // an abbreviation alone before a school's name: "PGDCA Makhanlal Chaturvedi University"
+  // an abbreviation alone before a school's name: "PGDCA Narmada Valley University"
   if (abbrev && !/\s(in|of)\s/.test(seg) && INSTITUTION_RE.test(m[2])) return `${m[1].trim()} | ${m[2]}`
   return seg
 }

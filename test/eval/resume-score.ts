@@ -84,7 +84,7 @@ export function normalizeText(s: string): string {
 
 const squash = (s: string) => s.normalize('NFC').replace(/\s+/g, ' ').trim()
 
-/** Digits of a phone number, via E.164 when libphonenumber-js can parse it ("(+82) 10-9030-1843" -> "821090301843"). */
+/** Digits of a phone number, via E.164 when libphonenumber-js can parse it ("(+82) 10-2468-1357" -> "821024681357"). */
 export function phoneDigits(s: string): string {
   const p = parsePhoneNumberFromString(s)
   return (p?.number ?? s).replace(/\D/g, '')
@@ -95,7 +95,7 @@ const SEASONS: Record<string, number[]> = { spring: [3, 4, 5], summer: [6, 7, 8]
 
 /**
  * A date as written -> the normalized values a parser may give for it:
- * "Sep. 2023" -> ["2023-09"], "Summer 2012" -> ["2012", "2012-06", "2012-07", "2012-08"],
+ * "Apr. 2019" -> ["2019-04"], "Summer 2015" -> ["2015", "2015-06", "2015-07", "2015-08"],
  * "2019" -> ["2019"], "Present" / "to date" / "Current" -> ["present"].
  */
 export function dateAlternatives(s: string): string[] | undefined {
@@ -117,7 +117,7 @@ export function dateAlternatives(s: string): string[] | undefined {
   return undefined
 }
 
-/** "Sep. 2023 - Mar. 2024" -> start/end alternatives; a range it cannot read ("Summer 2012 and 2013") gives nothing. */
+/** "Apr. 2019 - Nov. 2021" -> start/end alternatives; a range it cannot read ("Summer 2015 and 2016") gives nothing. */
 export function rangeAlternatives(s: string): { start?: string[]; end?: string[] } {
   const parts = s.split(/\s+(?:-|–|—|to)\s+|\s*[–—]\s*/)
   if (parts.length !== 2) return {}

@@ -199,7 +199,7 @@ test('extra entries are false positives and unknown fields are not scored', (t) 
 test('matching ignores case, accents and punctuation; exact counts what also matched as written', (t) => {
   t.is(normalizeText('Ó Súilleabháin'), 'o suilleabhain')
   t.is(normalizeText('Łukasz  Dąbrowski-Król'), 'lukasz dabrowski krol')
-  t.is(normalizeText('Larsen & Toubro'), normalizeText('LARSEN AND TOUBRO'))
+  t.is(normalizeText('Cedar & Stone'), normalizeText('CEDAR AND STONE'))
   const { counts } = scoreResume({ name: 'Nguyễn Thị Minh Anh', titles: ['Sous Chef'] }, {
     version: 'v1',
     personal_information: { data: { full_name: 'NGUYEN THI MINH ANH' } },
@@ -210,15 +210,15 @@ test('matching ignores case, accents and punctuation; exact counts what also mat
 })
 
 test('dates and phones as written become comparable values', (t) => {
-  t.deepEqual(dateAlternatives('Sep. 2023'), ['2023-09'])
+  t.deepEqual(dateAlternatives('Apr. 2019'), ['2019-04'])
   t.deepEqual(dateAlternatives('January 2020'), ['2020-01'])
   t.deepEqual(dateAlternatives('01/2020'), ['2020-01'])
   t.deepEqual(dateAlternatives('to date'), ['present'])
   t.deepEqual(dateAlternatives('Summer 2019'), ['2019', '2019-06', '2019-07', '2019-08'])
-  t.deepEqual(rangeAlternatives('Oct 2016 - Present'), { start: ['2016-10'], end: ['present'] })
-  t.deepEqual(rangeAlternatives('Summer 2012 and 2013'), {})
-  t.is(phoneDigits('(+82) 10-9030-1843'), '821090301843')
-  t.is(phoneDigits('+1-123-456-7890'), '11234567890')
+  t.deepEqual(rangeAlternatives('Feb 2017 - Present'), { start: ['2017-02'], end: ['present'] })
+  t.deepEqual(rangeAlternatives('Summer 2015 and 2016'), {})
+  t.is(phoneDigits('(+82) 10-2468-1357'), '821024681357')
+  t.is(phoneDigits('+1-555-010-4477'), '15550104477')
 })
 
 test('the table has a row per scored field and an overall row', (t) => {

@@ -17,31 +17,31 @@ test('cutJobHeader: place, employer and title read back from the dates; the bull
     tail: ['Tuned queries for the reporting team'], title: 'Lead Database Administrator', company: 'Northwind Data Services', place: 'Hyderabad, Telangana',
   })
   // a word that opens titles starts the title: what comes before it is the bullet's
-  t.is(cutJobHeader('Integrated payment gateway API Senior PHP Developer Orbit Labs  Ahmedabad Gujarat ').title, 'Senior PHP Developer')
+  t.is(cutJobHeader('Wrote the shipping rates module Senior PHP Developer Orbit Labs  Ahmedabad Gujarat ').title, 'Senior PHP Developer')
   // an employer in lower case, told by its company word
-  t.deepEqual(cutJobHeader('Assistant Network Engineer bluepeak career technologies  Delhi Delhi '), {
-    tail: [], title: 'Assistant Network Engineer', company: 'bluepeak career technologies', place: 'Delhi, Delhi',
+  t.deepEqual(cutJobHeader('Assistant Network Engineer bluepeak netcom technologies  Mumbai Maharashtra '), {
+    tail: [], title: 'Assistant Network Engineer', company: 'bluepeak netcom technologies', place: 'Mumbai, Maharashtra',
   })
   // a "&" stripped from the title leaves a gap inside it
   t.is(cutJobHeader(' Hardware  Network Engineer Orion Solutions  Pune Maharashtra ').title, 'Hardware Network Engineer')
   // capitals beside a title in title case end the bullet; a title in capitals keeps its capitals
-  t.is(cutJobHeader('Installed LAN cabling  PREVIOUS COMPANY Network Engineer Brightline Infotech ').title, 'Network Engineer')
-  t.is(cutJobHeader('Deployed servers to the Datacenter SOFTWARE ENGINEER QA Softworks  Noida Uttar Pradesh ').title, 'SOFTWARE ENGINEER')
+  t.is(cutJobHeader('Installed LAN cabling  PREVIOUS EMPLOYER Support Engineer Brightline Infotech ').title, 'Support Engineer')
+  t.is(cutJobHeader('Moved the nightly backups to Cloudvault SOFTWARE ENGINEER QA Softworks  Noida Uttar Pradesh ').title, 'SOFTWARE ENGINEER')
   // a town written after a legal form without a gap is the place
-  t.deepEqual(cutJobHeader(' Test Engineer Greenleaf IT Solutions Private Limited Hyderabad '), {
-    tail: [], title: 'Test Engineer', company: 'Greenleaf IT Solutions Private Limited', place: 'Hyderabad',
+  t.deepEqual(cutJobHeader(' Test Engineer Greenleaf Softlabs Private Limited Pune '), {
+    tail: [], title: 'Test Engineer', company: 'Greenleaf Softlabs Private Limited', place: 'Pune',
   })
   // no role word: a run in capitals before the dates is the employer
-  t.deepEqual(cutJobHeader('Kept the inventory of spare parts SILVERLINE PC SERVICES  Pathanamthitta Kerala '), {
-    tail: ['Kept the inventory of spare parts'], company: 'SILVERLINE PC SERVICES', place: 'Pathanamthitta, Kerala',
+  t.deepEqual(cutJobHeader('Kept the inventory of spare parts SILVERLINE PC SERVICES  Thrissur Kerala '), {
+    tail: ['Kept the inventory of spare parts'], company: 'SILVERLINE PC SERVICES', place: 'Thrissur, Kerala',
   })
 })
 
 test('flatJobLines: a header that runs on from a bullet still opens a job; dates inside a bullet do not', (t) => {
-  const lines = flatJobLines(' Cloud Intern Earth Works  Pune Maharashtra May 2021 to August 2021  Migrated mail from 2014 to 2016 archives  Set up IAM roles Software Developer Arohan Systems  Pune Maharashtra July 2019 to June 2020  Built websites')
+  const lines = flatJobLines(' Data Intern Larkspur Works  Pune Maharashtra June 2020 to September 2020  Migrated mail from 2014 to 2016 archives  Set up IAM roles Software Developer Vektor Labs  Pune Maharashtra August 2018 to May 2019  Built websites')
   t.deepEqual(lines?.filter((l) => l.includes(' | ')), [
-    'Cloud Intern | Earth Works | Pune, Maharashtra | May 2021 to August 2021',
-    'Software Developer | Arohan Systems | Pune, Maharashtra | July 2019 to June 2020',
+    'Data Intern | Larkspur Works | Pune, Maharashtra | June 2020 to September 2020',
+    'Software Developer | Vektor Labs | Pune, Maharashtra | August 2018 to May 2019',
   ])
   t.true(lines?.includes('• Migrated mail from 2014 to 2016 archives'))
   t.true(lines?.includes('• Set up IAM roles'))
@@ -49,42 +49,42 @@ test('flatJobLines: a header that runs on from a bullet still opens a job; dates
 })
 
 test('a flattened resume whose second job runs on from the first one\'s last bullet', (t) => {
-  const text = `Meera Iyer Chennai Tamil Nadu  ${'Engineer with experience in storage and backups for clients  '.repeat(4)}Work Experience Storage Engineer Coral Data Systems  Chennai Tamil Nadu March 2020 to Present  Automated the nightly backups Reduced restore times Senior Database Administrator Bluefin Analytics May 2016 to February 2020  Planned capacity Education Bachelor of Technology in Computer Science in Science Anna University  Chennai Tamil Nadu June 2012 to May 2016 Skills  Linux  SQL`
+  const text = `Meera Iyer Chennai Tamil Nadu  ${'Engineer with experience in storage and backups for clients  '.repeat(4)}Work Experience Storage Engineer Coral Data Systems  Chennai Tamil Nadu March 2020 to Present  Automated the nightly backups Reduced restore times Senior Database Administrator Bluefin Analytics May 2016 to February 2020  Planned capacity Education Bachelor of Technology in Computer Science in Science Kaveri Valley University  Chennai Tamil Nadu June 2012 to May 2016 Skills  Linux  SQL`
   const p = parseResume(text)
   t.deepEqual(p.work_experience?.map((w) => [w.title, w.company, w.start_date, w.end_date]), [
     ['Storage Engineer', 'Coral Data Systems', '2020-03', 'Present'],
     ['Senior Database Administrator', 'Bluefin Analytics', '2016-05', '2020-02'],
   ])
-  t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [['Bachelor of Technology in Computer Science', 'Anna University']])
+  t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [['Bachelor of Technology in Computer Science', 'Kaveri Valley University']])
 })
 
 test('flattened schools: an abbreviation alone or before "in" is a degree; a name split by a stripped "&" is joined', (t) => {
-  t.is(splitFieldSchool('PGDCA Makhanlal Chaturvedi University'), 'PGDCA | Makhanlal Chaturvedi University')
-  t.is(splitFieldSchool('BEECE in ECE Anna University'), 'BEECE in ECE | Anna University')
-  t.is(splitFieldSchool('Bachelor of Engineering in Mechanical in Engineer Oriental Institute of Science'), 'Bachelor of Engineering in Mechanical | Oriental Institute of Science')
+  t.is(splitFieldSchool('PGDCA Narmada Valley University'), 'PGDCA | Narmada Valley University')
+  t.is(splitFieldSchool('BECSE in CSE Kaveri Valley University'), 'BECSE in CSE | Kaveri Valley University')
+  t.is(splitFieldSchool('Bachelor of Engineering in Chemical in Engineer Satpura Institute of Science'), 'Bachelor of Engineering in Chemical | Satpura Institute of Science')
   // a field of two words after the second "in" is the field itself
-  t.is(splitFieldSchool('Bachelor in Technology in Computer Engineering Bharati College of Engineering'), 'Bachelor in Technology in Computer Engineering | Bharati College of Engineering')
-  const p = parseResume(`Asha Rao Bhopal  ${'Engineer who enjoys building networks for schools  '.repeat(4)}Work Experience Network Engineer Grand Vista Networks  Bhopal Madhya Pradesh August 2020 to Present Education Bachelor of Engineering in Information Technology Vindhya Institute of Science  Technology  Bhopal Madhya Pradesh July 2011 to August 2015 Skills  Routing`)
+  t.is(splitFieldSchool('Bachelor in Technology in Computer Engineering Sahyadri College of Engineering'), 'Bachelor in Technology in Computer Engineering | Sahyadri College of Engineering')
+  const p = parseResume(`Asha Rao Indore  ${'Engineer who enjoys building networks for schools  '.repeat(4)}Work Experience Network Engineer Tall Pines Networks  Indore Madhya Pradesh October 2019 to Present Education Bachelor of Engineering in Information Technology Vindhya Institute of Science  Technology  Indore Madhya Pradesh June 2010 to May 2014 Skills  Routing`)
   t.deepEqual(p.education?.map((e) => e.institution), ['Vindhya Institute of Science Technology'])
 })
 
 test('builder schools: stacked lines split into entries, a glued year, a country after the school, a field under a bare degree', (t) => {
-  const eds = extractEducation(['MBA : Human Resources 2009 Northgate Business School India Human Resources', 'B.Com2006 Lakeside University India'])
+  const eds = extractEducation(['MBA : Marketing 2011 Northgate Business School India Marketing', 'B.Com2008 Lakeside University India'])
   t.deepEqual(eds.map((e) => [e.degree, e.institution, e.location, e.end_date]), [
-    ['MBA in Human Resources', 'Northgate Business School', 'India', '2009'],
-    ['B.Com', 'Lakeside University', 'India', '2006'],
+    ['MBA in Marketing', 'Northgate Business School', 'India', '2011'],
+    ['B.Com', 'Lakeside University', 'India', '2008'],
   ])
-  t.like(extractEducation(['Ph.D. : Professional Sales 96 credit hours earned - Expected 2019 Brookfield State University'])[0], { degree: 'Ph.D. in Professional Sales' })
-  t.like(extractEducation(['Elm Park High School | City High School Diploma 06/2010'])[0], { degree: 'High School Diploma' })
+  t.like(extractEducation(['Ph.D. : Retail Management 96 credit hours earned - Expected 2021 Brookfield State University'])[0], { degree: 'Ph.D. in Retail Management' })
+  t.like(extractEducation(['Elm Park High School | City High School Diploma 05/2008'])[0], { degree: 'High School Diploma' })
   t.like(extractEducation(['Bachelor of Science', 'Sociology', 'Harbor State University'])[0], { degree: 'Bachelor of Science in Sociology', institution: 'Harbor State University' })
   // "Institute of Technology" is a whole name, even after "in Technology"
   t.like(extractEducation(['Bachelor of Technology in Technology | R K Institute of Technology'])[0], { institution: 'R K Institute of Technology' })
-  t.deepEqual(findDateRange('May of 2014'), { end_date: '2014-05', rest: '' })
+  t.deepEqual(findDateRange('June of 2011'), { end_date: '2011-06', rest: '' })
 })
 
 test('a dated line that opens with a verb and goes on in lower case is a bullet, not a job', (t) => {
-  const p = parseResume(['Experience', 'Company Name - Elementary Teacher City , State 08/2006 - 07/2008', 'Taught 6th grade (2006-2007 school year).', 'Taught 4th grade (2007-2008 school year)'].join('\n'))
-  t.deepEqual(p.work_experience?.map((w) => w.title), ['Elementary Teacher'])
+  const p = parseResume(['Experience', 'Company Name - Music Teacher City , State 09/2009 - 06/2011', 'Taught 3rd grade (2009-2010 school year).', 'Taught 5th grade (2010-2011 school year)'].join('\n'))
+  t.deepEqual(p.work_experience?.map((w) => w.title), ['Music Teacher'])
 })
 
 test('scoreResume: a truth that lists each value once counts the parse\'s repeats once', (t) => {
@@ -97,22 +97,22 @@ test('builder titles: a department after a dash, a space lost before the role wo
   t.like(readHead(['Company Name | City , State Store Buyer - Outdoor and Garden 03/2014 to 12/2016']), { title: 'Store Buyer - Outdoor and Garden', company: 'Company Name' })
   // "Title - Company": the part after the dash is the employer when nothing else is
   t.like(readHead(['Network Engineer - Brightwave 2019 - 2021']), { title: 'Network Engineer', company: 'Brightwave' })
-  t.like(readHead(['ProgramManager Company Name | City , State 10/2015 to 08/2016']), { title: 'Program Manager' })
+  t.like(readHead(['OfficeManager Company Name | City , State 04/2013 to 11/2014']), { title: 'Office Manager' })
   t.is(unglueRole('PowerPoint and JavaScript'), 'PowerPoint and JavaScript')
-  t.like(readHead(['Assistant Store Manager northfield outfitters', 'October 2012 to December 2014 Company Name | City , State']), { title: 'Assistant Store Manager' })
+  t.like(readHead(['Assistant Store Manager northfield outfitters', 'March 2011 to July 2013 Company Name | City , State']), { title: 'Assistant Store Manager' })
   t.like(readHead(['Head Coach northfield rowing club', '2012 - 2014']), { title: 'Head Coach', company: 'northfield rowing club' })
   // a title in lower case keeps its words
   t.like(readHead(['Senior sales associate', 'Brightwave Retail 2012 - 2014']), { title: 'Senior sales associate' })
 })
 
 test('builder bullets: a note with a year alone that ends as a sentence stays in the job above', (t) => {
-  const p = parseResume(['Experience', 'Fitness Manager', 'June 2007 to October 2012 Company Name ï¼ City , State', 'Supervised a staff of twelve trainers.', 'Received Regional Service Award - 2010.', 'Club Coordinator', 'February 1999 to June 2007 Company Name ï¼ City , State', 'Taught group classes.'].join('\n'))
-  t.deepEqual(p.work_experience?.map((w) => w.title), ['Fitness Manager', 'Club Coordinator'])
+  const p = parseResume(['Experience', 'Gym Manager', 'April 2008 to September 2013 Company Name ï¼ City , State', 'Supervised a staff of twelve trainers.', 'Received Regional Service Award - 2010.', 'Club Coordinator', 'January 2002 to April 2008 Company Name ï¼ City , State', 'Taught group classes.'].join('\n'))
+  t.deepEqual(p.work_experience?.map((w) => w.title), ['Gym Manager', 'Club Coordinator'])
 })
 
 test('flattened titles: a title in capitals with a stripped "&", a list of skills run on before a title', (t) => {
   t.is(cutJobHeader('Monitored hosts with Nagios and KibanaStack QA TOOLS  BUILD ENGINEER Cloudline Technologies  Noida Uttar Pradesh ').title, 'QA TOOLS BUILD ENGINEER')
-  t.is(cutJobHeader('Queued jobs with Ruby Rails Sidekiq Redis IT Support Engineer Arcadia Infotech Pvt Ltd  Bhopal Madhya Pradesh ').title, 'IT Support Engineer')
+  t.is(cutJobHeader('Queued jobs with Ruby Rails Sidekiq Redis IT Support Engineer Arcadia Softlabs Pvt Ltd  Indore Madhya Pradesh ').title, 'IT Support Engineer')
   // right after the heading, every word before the role word is the title's
   t.is(cutJobHeader(' PLSQL Database Developer Northwind Data ').title, 'PLSQL Database Developer')
   // a run no longer than a title is kept whole
@@ -120,21 +120,21 @@ test('flattened titles: a title in capitals with a stripped "&", a list of skill
 })
 
 test('flattened school levels: each opens an entry, the level its degree, the school after it', (t) => {
-  const p = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education BTech in Computer Science Western Institute of Technology 2019 Higher Secondary12th Pass Riverside Public School 2015 Secondary10th Pass Green Meadows High School 2013 Skills  Linux`)
+  const p = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education BTech in Computer Science Western Institute of Technology 2020 Higher Secondary12th Pass Riverside Public School 2016 Secondary10th Pass Green Meadows High School 2014 Skills  Linux`)
   t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [
     ['BTech in Computer Science', 'Western Institute of Technology'],
     ['Higher Secondary (12th Pass)', 'Riverside Public School'],
     ['Secondary (10th Pass)', 'Green Meadows High School'],
   ])
-  const q = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education Class XII in Science Hilltop Higher Secondary School 2013 Class X Hilltop Higher Secondary School 2011 Skills  Linux`)
+  const q = parseResume(`Kiran Das Pune  ${'Support engineer who looks after networks and servers  '.repeat(4)}Work Experience Network Engineer Blue Delta Networks  Pune Maharashtra May 2019 to Present  Ran the LAN Education Class XII in Science Hilltop Higher Secondary School 2014 Class X Hilltop Higher Secondary School 2012 Skills  Linux`)
   t.deepEqual(q.education?.map((e) => e.institution), ['Hilltop Higher Secondary School', 'Hilltop Higher Secondary School'])
 })
 
 test('flattened jobs spent with clients: each client, with its dates or the job\'s, and the role held there is an entry', (t) => {
-  const lines = flatJobLines(' Cloud Engineer Northwind Services September 2019 to Present Client Harborline Insurance Jan 2021  Present Role Migration Engineer Responsibilities  Moved the mail servers Client Kestrel Freight Team size 6 Role Support Analyst Responsibilities  Ran the backups  Role Based Access Control set up for the team')
+  const lines = flatJobLines(' Cloud Engineer Northwind Services September 2019 to Present Client Harborline Insurance Jan 2021  Present Role Integration Engineer Responsibilities  Moved the mail servers Client Kestrel Freight Team size 5 Role Support Analyst Responsibilities  Ran the backups  Role Based Access Control set up for the team')
   t.deepEqual(lines?.filter((l) => l.includes(' | ')), [
     'Cloud Engineer | Northwind Services | September 2019 to Present',
-    'Migration Engineer | Harborline Insurance | Jan 2021 - Present',
+    'Integration Engineer | Harborline Insurance | Jan 2021 - Present',
     'Support Analyst | Kestrel Freight | September 2019 to Present',
   ])
   // "Client" in prose names no client
@@ -142,7 +142,7 @@ test('flattened jobs spent with clients: each client, with its dates or the job\
 })
 
 test('the anonymized employer "Company Name" is never a title', (t) => {
-  const head = readHead(['Harbor Paint and Frame Store', 'March 2017 to Current Company Name | City , State'])
+  const head = readHead(['Harbor Paint and Frame Store', 'August 2015 to Current Company Name | City , State'])
   t.is(head.title, undefined)
   t.is(head.company, 'Harbor Paint and Frame Store')
 })
@@ -153,10 +153,10 @@ test('the anonymized employer run on after a title is cut from it', (t) => {
 
 test('flattened schools: a degree abbreviation written with a space, a school level before the school\'s name', (t) => {
   t.is(splitFieldSchool('B Tech in Computer Science and Engineering RVU'), 'B Tech in Computer Science and Engineering | RVU')
-  const p = parseResume(`Ravi Teja Guntur  ${'Graduate who builds small web tools and enjoys learning  '.repeat(4)}Work Experience Software Intern Lakeview Apps  Guntur Andhra Pradesh May 2021 to August 2021  Built forms Education B Tech in Computer Science and Engineering Coastal Institute of Technology 2021 Secondary Education Sunrise English Medium High School 2015 Skills  Python`)
+  const p = parseResume(`Ravi Teja Guntur  ${'Graduate who builds small web tools and enjoys learning  '.repeat(4)}Work Experience Software Intern Lakeview Apps  Guntur Andhra Pradesh June 2022 to September 2022  Built forms Education B Tech in Computer Science and Engineering Coastal Institute of Technology 2022 Secondary Education Sunrise Model High School 2016 Skills  Python`)
   t.deepEqual(p.education?.map((e) => [e.degree, e.institution]), [
     ['B Tech in Computer Science and Engineering', 'Coastal Institute of Technology'],
-    ['Secondary Education', 'Sunrise English Medium High School'],
+    ['Secondary Education', 'Sunrise Model High School'],
   ])
 })
 

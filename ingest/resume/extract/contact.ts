@@ -125,7 +125,7 @@ function regionOf(address: Address | undefined, header: string[]): CountryCode |
 /**
  * The first phone number: E.164 when libphonenumber-js finds it possible (an international
  * prefix, or the region guessed from the address), otherwise as written.
- * e.g. "(+82) 10-9030-1843" -> "+821090301843"; "(415) 555-0132" with "San Francisco, CA" -> "+14155550132"
+ * e.g. "(+82) 10-2468-1357" -> "+821024681357"; "(415) 555-0132" with "San Francisco, CA" -> "+14155550132"
  */
 export function findPhone(lines: string[], region: CountryCode | undefined): string | undefined {
   for (const line of lines) {
@@ -147,7 +147,7 @@ export function findPhone(lines: string[], region: CountryCode | undefined): str
 
 /**
  * Address parts from a header segment such as "San Francisco, CA 94105", "10115 Berlin, Germany",
- * "12 Rue de Rivoli, 75001 Paris, France" or "Mapo-gu, Seoul, Republic of Korea".
+ * "12 Rue de Rivoli, 75001 Paris, France" or "Gangnam-gu, Seoul, Republic of Korea".
  * Only what is written is returned: no country is added to a US city.
  */
 export function findAddress(header: string[]): Address | undefined {

@@ -18,15 +18,15 @@ const GPA_RE = /\b(?:c?gpa|cpi|grade point average|grade)\s*(?:of\s*)?[:\-–]?\
 const GPA_AFTER_RE = /\b(\d\.\d{1,2}\s*\/\s*(?:4|5|10)(?:\.0+)?)\s*(?:c?gpa)\b/i
 
 /**
- * e.g. ["Georgia Institute of Technology  Atlanta, GA", "Master of Science in Computer Science; GPA: 4.00  Aug 2012 – Dec 2013"]
- *   -> {institution: "Georgia Institute of Technology", location: "Atlanta, GA", degree: "Master of Science in Computer Science",
- *       GPA: "4.00", start_date: "2012-08", end_date: "2013-12"}
+ * e.g. ["Lakeshore Institute of Technology  Duluth, MN", "Master of Science in Computer Science; GPA: 3.85  Sep 2014 – May 2016"]
+ *   -> {institution: "Lakeshore Institute of Technology", location: "Duluth, MN", degree: "Master of Science in Computer Science",
+ *       GPA: "3.85", start_date: "2014-09", end_date: "2016-05"}
  */
 export function extractEducation(lines: string[]): Education[] {
   return regroup(splitEntries(lines)).map(readSchool).filter((e) => e.degree || e.institution)
 }
 
-/** A line that opens with a degree: "Associate of Science : Liberal Arts …, 2015 SUNY Adirondack". */
+/** A line that opens with a degree: "Associate of Science : Graphic Arts …, 2011 WSCC Pinecrest". */
 const DEGREE_START_RE = new RegExp(`^(?:${DEGREE_RE.source.replace(/^\\b/, '')})`, 'i')
 const STRONG_DEGREE_RE = /^(bachelor|master|doctor|associate|diploma|high school|ph\.?\s?d|mba|btech|bsc|msc|b\.?\s?sc?\b|m\.?\s?sc?\b|b\.?a\b|m\.?a\b|b\.?tech|m\.?tech|b\.?e\b|m\.?e\b|b\.?com|m\.?com|bca|mca|pgdca|b\.?eng|m\.?eng)/i
 
@@ -35,7 +35,7 @@ const STRONG_DEGREE_RE = /^(bachelor|master|doctor|associate|diploma|high school
  * entries.ts reads as a sentence of the body, and its notes ("Dean's List") short, which it reads
  * as a header. In education, a body line that opens with a degree starts an entry, and a header of
  * notes alone (no degree, school or date) belongs to the entry above.
- * e.g. head [] body ["Associate of Science : … SUNY Adirondack"], head ["Dean's List"] body ["Bachelor of Science : …"]
+ * e.g. head [] body ["Associate of Science : … WSCC Pinecrest"], head ["Dean's List"] body ["Bachelor of Science : …"]
  *   -> ["Associate of Science : …"] with the note, then ["Bachelor of Science : …"].
  */
 function regroup(entries: Entry[]): Entry[] {
@@ -115,7 +115,7 @@ function readSchool(entry: Entry): Education {
       continue
     }
     // "High School Diploma" names a degree: the degree word ends it
-    // "High School Diploma in Business" names a degree too: a field that opens with one is no school
+    // "High School Diploma in Hospitality" names a degree too: a field that opens with one is no school
     const degreeFirst = STRONG_DEGREE_RE.test(f) && (!/^(high|secondary) school\b/i.test(f) || /\b(diploma|certificate|degree)\b/i.test(f))
     if (!ed.institution && INSTITUTION_RE.test(f) && !degreeFirst && !/^(bachelor|master|doctor)/i.test(f) && !/\b(diploma|certificate|degree)$/i.test(f)) ed.institution = f
     else if (!ed.degree && DEGREE_RE.test(f)) ed.degree = f
@@ -125,15 +125,15 @@ function readSchool(entry: Entry): Education {
       else ed.institution = f
     } else if (ed.degree && /^(in|of|major|minor|concentration)\b/i.test(f)) ed.degree += `, ${f}`
   }
-  // … and a field without a degree too: "Accounting , 1992 California State University Accounting"
+  // … and a field without a degree too: "Finance , 2004 Western State University Finance"
   for (const o of others) if (ed.institution?.endsWith(` ${o}`) && o.split(/\s+/).length >= 1) ed.institution = ed.institution.slice(0, -o.length - 1).trim()
   if (!ed.institution && others.length) ed.institution = others[0]
-  // a builder repeats the field after the school: "Clayton College of Natural Health Holistic Nutrition"
+  // a builder repeats the field after the school: "Brookfield College of Applied Arts Interior Design"
   const subject = ed.degree?.match(/\s(?:in|:)\s+(.+)$/)?.[1]
   // ("… Institute of Technology" after "in Technology" keeps its last word: a name does not end in "of")
   const cutSchool = subject && ed.institution?.endsWith(` ${subject}`) ? ed.institution.slice(0, -subject.length - 1).trim() : undefined
   if (cutSchool && !/\s(of|and|for|&|de|der|the)$/i.test(cutSchool)) ed.institution = cutSchool
-  // "GHS-IMR Business School India": a country written after a school's word is its place
+  // "PSR-ITM Business School India": a country written after a school's word is its place
   const country = ed.institution?.match(/^(.*\S)\s+(\p{Lu}\p{L}{3,}(?:\s+\p{Lu}\p{L}+)?)$/u)
   if (country && !ed.location && countryCode(country[2]) && SCHOOL_WORD_RE.test(country[1].split(/\s+/).pop()!)) {
     ed.institution = country[1]
@@ -157,8 +157,8 @@ const BARE_DEGREE_RE = /^(?:(?:bachelor|master|associate)'?s?(?:\s+of\s+(?:scien
 
 /**
  * What a builder writes into a school's line that is neither degree nor school:
- * "B.Com2005" (the year glued to the degree) -> "B.Com 2005"; "113 credit hours earned" is a note;
- * "City High School Diploma" holds the anonymized town's placeholder before the degree.
+ * "B.Com2008" (the year glued to the degree) -> "B.Com 2008"; "96 credit hours earned" is a note;
+ * "City Associate of Applied Science" holds the anonymized town's placeholder before the degree.
  */
 function tidySchoolLine(line: string): string {
   return line
@@ -168,19 +168,19 @@ function tidySchoolLine(line: string): string {
 }
 
 /**
- * Words that end a field of study: "Business Administration", "Accounting", "Animal Nutrition",
+ * Words that end a field of study: "Business Administration", "Accounting", "Plant Pathology",
  * "Mathematics", "Biology", "Computer Science". A school's name does not start after one of these.
  */
 const SUBJECT_END_RE = /^(\p{L}+(ing|tion|sion|ment|ics|ogy|ance|ence|ies|ure|ism|ity)s?|science|sciences|arts|art|law|medicine|business|design|history|english|nursing|commerce|studies)$/iu
 const SCHOOL_WORD_RE = new RegExp(`^${INSTITUTION_RE.source.replace(/^\(\?<!\\p\{L\}\)/, '').replace(/\(\?!\\p\{L\}\)$/, '')}$`, 'iu')
 
 /**
- * A builder writes a degree, its field and the school in one run: "Master of Science : Educational
- * Leadership", "Bachelor : Public Administration Barry University", "Masters of Business Administration :
- * Accounting Keller Graduate School of Management". The degree's " : " becomes " in "; a school named
+ * A builder writes a degree, its field and the school in one run: "Master of Science : Curriculum
+ * Design", "Bachelor : Public Administration Halvorsen University", "Masters of Business Administration :
+ * Accounting Ridgeway Graduate School of Management". The degree's " : " becomes " in "; a school named
  * after the field is cut off where its capitalised name starts, which is after the last word that ends
  * a field of study ("Administration", "Accounting") or after a small word. A school written first
- * ("Bachelors : KENNESAW STATE UNIVERSITY") is split off whole.
+ * ("Bachelors : NORTHFIELD STATE UNIVERSITY") is split off whole.
  */
 export function splitDegreeSchool(field: string): string[] {
   const colon = field.match(/^(.+?)\s+:\s+(.+)$/)
@@ -221,7 +221,7 @@ function isWrapTail(line: string): boolean {
 /**
  * Whether a line's last field reads as cut short: a degree ("MSc Organisational"), a connector
  * ("National University of"), a school word alone ("Uniwersytet"), or a name piece after a degree
- * ("Certificate in Hotel Operations, Tsinghua"). A school named in full ("Georgia Institute of
+ * ("Certificate in Hotel Operations, Tsinghua"). A school named in full ("Lakeshore Institute of
  * Technology") is complete, so a major written under it stays apart.
  */
 function endsIncomplete(line: string): boolean {

@@ -48,8 +48,8 @@ const ACHIEVEMENT_RE = /\d|%|[$€£¥]|\b(increas|reduc|improv|sav(ed|ing)|grew
 const ACHIEVEMENT_LABELS = new Set(['achievements', 'key achievements', 'accomplishments', 'results', 'impact'])
 
 /**
- * e.g. ["Dunamu Inc.  Seoul, S.Korea", "DevOps Engineer  Sep. 2023 – Mar. 2024", "• Led service mesh research ..."]
- *   -> [{company: "Dunamu Inc.", location: "Seoul, S.Korea", title: "DevOps Engineer", start_date: "2023-09", end_date: "2024-03", responsibilities: [...]}]
+ * e.g. ["Haneul Systems Inc.  Seoul, S.Korea", "Platform Engineer  Apr. 2019 – Nov. 2021", "• Led build pipeline migration ..."]
+ *   -> [{company: "Haneul Systems Inc.", location: "Seoul, S.Korea", title: "Platform Engineer", start_date: "2019-04", end_date: "2021-11", responsibilities: [...]}]
  */
 export function extractExperience(lines: string[], towns?: ReadonlySet<string>): WorkExperience[] {
   const table = readTable(lines)
@@ -134,7 +134,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
       }
     }
     const parts = splitFields(splitAtPlaceholder(unglueRole(text)))
-    // a place ending the line is taken before commas split the fields: "R.O.K Cyber Command, MND  Seoul, S.Korea"
+    // a place ending the line is taken before commas split the fields: "Eastern Signals Brigade, MOD  Seoul, S.Korea"
     const tp = !out.location && parts.length ? trailingPlace(parts[parts.length - 1], towns) : null
     if (tp?.rest) {
       out.location = tp.place
@@ -146,7 +146,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
       ps.forEach((p, j) => fields.push({ text: p, dated, line, ...(tp?.rest && k === parts.length - 1 && j === ps.length - 1 ? { placed: true } : {}) }))
     })
   })
-  // "NEXON | Seoul, S.Korea": a town with its country is the place, before any one-word town
+  // "DAEJIN | Seoul, S.Korea": a town with its country is the place, before any one-word town
   const full = fields.findIndex((f) => f.text.includes(',') && isPlace(f.text))
   if (!out.location && full >= 0) {
     out.location = fields[full].text
@@ -157,7 +157,7 @@ export function readHead(headLines: string[], towns?: ReadonlySet<string>): Head
   for (const f of fields) {
     const t = f.text.replace(/^\((.*)\)$/, '$1').trim()
     if (!t) continue
-    // "Google Mountain View, CA": the town found in the gazetteer splits the field first
+    // "Brightwave Mountain View, CA": the town found in the gazetteer splits the field first
     const tp = !out.location ? trailingPlace(t, towns) : null
     if (tp && tp.rest) {
       out.location = tp.place
@@ -233,7 +233,7 @@ function lowerTail(field: string): [string, string] | null {
 
 /**
  * The space a PDF's font lost between a title's words, where the second names a role:
- * "ProgramManager" -> "Program Manager", "SalesAssociate" -> "Sales Associate". "PowerPoint",
+ * "OfficeManager" -> "Office Manager", "SalesAssociate" -> "Sales Associate". "PowerPoint",
  * "JavaScript" and "DevOps" end in no role word and stay.
  */
 const GLUED_ROLE_RE = /(?<![\p{L}])(\p{Lu}\p{Ll}{2,})((?:Manager|Engineer|Director|Developer|Analyst|Assistant|Associate|Specialist|Coordinator|Consultant|Administrator|Officer|Supervisor|Designer|Architect|Technician|Representative|Accountant|Teacher|Intern|Executive|Clerk|Advisor)s?)(?![\p{L}])/gu
@@ -286,7 +286,7 @@ function joinWrappedFields(fields: { text: string; dated: boolean; line: number 
 /** "Software Engineer at Google" / "Engineer @ Acme" / "Analyst, Deloitte" -> two fields. */
 function splitAt(part: string): string[] {
   const at = part.match(/^(.+?)\s+(?:at|@)\s+(\p{Lu}.+)$/u)
-  // "Intern at Global Internship Program" names a programme, not an employer: the part after "at"
+  // "Intern at Summer Internship Program" names a programme, not an employer: the part after "at"
   // is a company only when it has no role word, or has a company mark
   const employer = at && (!hasTitleWord(at[2]) || hasCompanyWord(at[2]))
   if (at && employer && (hasTitleWord(at[1]) || at[1].split(/\s+/).length <= 5)) return [at[1], at[2]]

@@ -19,7 +19,7 @@ const NAMED_RE = /^([^:–—]{2,60}?)\s*(?::|\s[–—-]\s)\s*(.+)$/
 /**
  * e.g. ["Job Board API | TypeScript, PostgreSQL | github.com/x/jobs", "• Search over 1M postings"]
  *   -> {name: "Job Board API", technologies: ["TypeScript", "PostgreSQL"], link: "https://github.com/x/jobs", description: "Search over 1M postings"}
- * "• QuantSoftware Toolkit: Open source Python library ..." (bullets alone) -> one project per bullet.
+ * "• Tidewater Toolkit: Python library for tide prediction ..." (bullets alone) -> one project per bullet.
  */
 export function extractProjects(lines: string[]): Project[] {
   const out: Project[] = []

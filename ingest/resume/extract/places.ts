@@ -57,20 +57,20 @@ export const isPlaceholderPlace = (s: string) => PLACEHOLDER_RE.test(s.trim())
 const PLACEHOLDER_IN_RE = /(?:^|[\s|–—-]+)(City\s*,\s*(?:State|Province|Region|Country)(?:\s*,\s*(?:[A-Z]{2,3}|\p{Lu}\p{Ll}+))?)(?=$|[\s|–—-]+)/u
 
 /**
- * A placeholder inside a line stands between fields: "Company Name City , State Sr Digital Analytics Manager"
- * -> "Company Name | City , State | Sr Digital Analytics Manager".
+ * A placeholder inside a line stands between fields: "Company Name City , State Sr Retail Pricing Manager"
+ * -> "Company Name | City , State | Sr Retail Pricing Manager".
  */
 export function splitAtPlaceholder(line: string): string {
   return line.replace(PLACEHOLDER_IN_RE, (_m, p: string) => ` | ${p} | `).replace(/^\s*\|\s*|\s*\|\s*$/g, '').trim()
 }
 
-/** "Zephyrhills High School - City , State" -> the placeholder and what comes before it. */
+/** "Maple Hollow High School - City , State" -> the placeholder and what comes before it. */
 function placeholder(line: string): { place: string; rest: string } | null {
   const m = line.trim().match(PLACEHOLDER_END_RE)
   return m ? { place: m[2], rest: m[1].trim() } : null
 }
 
-/** Whether the whole text is a place. e.g. "Atlanta, GA", "Pilani, India", "London", "Remote". */
+/** Whether the whole text is a place. e.g. "Atlanta, GA", "Mysore, India", "London", "Remote". */
 export function isPlace(text: string): boolean {
   if (isPlaceholderPlace(text)) return true
   // "Milano (Italy)" is written for "Milano, Italy"
@@ -84,7 +84,7 @@ export function isPlace(text: string): boolean {
   const [city, ...rest] = parts
   if (ORG_RE.test(city)) return false
   // any two or three capitals pass as an area ("ON", "NSW"), so then the town must be a known one:
-  // "R.O.K Cyber Command, MND" is an employer
+  // "Eastern Signals Brigade, MOD" is an employer
   const known = (r: string) => US_STATE_RE.test(r) || !!countryCode(r) || isRegion(r)
   if (!isCity(city) && !rest.every((r) => known(r.replace(/\s*\d{5}(-\d{4})?$/, '')))) return false
   return /^\p{Lu}/u.test(city) && city.split(/\s+/).length <= 4 && rest.every((r) => isArea(r.replace(/\s*\d{5}(-\d{4})?$/, '')))
@@ -92,8 +92,8 @@ export function isPlace(text: string): boolean {
 
 /**
  * A place at the end of a line written without a separator, and the line before it.
- * e.g. "Google Mountain View, CA" -> {place: "Mountain View, CA", rest: "Google"};
- * "Birla Institute of Technology and Science Pilani, India" -> "Pilani, India".
+ * e.g. "Brightwave Mountain View, CA" -> {place: "Mountain View, CA", rest: "Brightwave"};
+ * "Kestrel Institute of Technology and Science Mysore, India" -> "Mysore, India".
  */
 export function trailingPlace(line: string, towns: ReadonlySet<string> = NO_TOWNS): { place: string; rest: string } | null {
   return placeholder(line) ?? orgThenTown(line, true) ?? townAndArea(line, towns) ?? orgThenTown(line, false) ?? remote(line)
@@ -116,7 +116,7 @@ export function headerTowns(header: string[]): Set<string> {
   return towns
 }
 
-/** "Google Mountain View, CA" -> "Mountain View, CA": the longest run of last words before the comma that is a town. */
+/** "Brightwave Mountain View, CA" -> "Mountain View, CA": the longest run of last words before the comma that is a town. */
 function townAndArea(line: string, towns: ReadonlySet<string>): { place: string; rest: string } | null {
   // the area may be two parts: "Austin, TX, USA"
   const m = line.match(/^(.*?)[\s,]*\(?((?:[\p{L}.'’-]+\s+){0,3}[\p{L}.'’-]+,\s*[\p{L}. ]{2,30}?(?:,\s*[\p{L}. ]{2,30}?)?)\)?\s*$/u)
@@ -150,7 +150,7 @@ function townAndArea(line: string, towns: ReadonlySet<string>): { place: string;
 
 /**
  * "Arup, Lisboa, Portugal" (withArea), "Universidade de Lisboa, Lisboa": an organisation, then its
- * town after a comma. The bare town is tried after townAndArea, so "ShitOne Corp. Seoul, S.Korea"
+ * town after a comma. The bare town is tried after townAndArea, so "Duri Labs Corp. Seoul, S.Korea"
  * keeps its town with its country.
  */
 function orgThenTown(line: string, withArea: boolean): { place: string; rest: string } | null {

@@ -678,9 +678,9 @@ const stripAmp = (s: string) => s.split(/\s+&\s+/).map(stripPunct).join('  ')
 
 const FLAT_SPECIALTIES = ['RF', 'SAP', 'L2']
 const FLAT_CLIENTS = [{ name: 'Harborline Insurance', role: 'Migration Engineer' }, { name: 'Meadowbrook Retail Group', role: 'Support Analyst' }, { name: 'Kestrel Freight', role: 'Release Coordinator' }]
-const FLAT_TOOLS = ['Java Servlet JSP Spring', 'Excel PowerPivot Tableau Looker', 'Python Django Redis Celery']
+const FLAT_TOOLS = ['Java Hibernate JSP Spring', 'Excel PowerPivot Tableau Looker', 'Python Django Redis Celery']
 const FLAT_LEVELS = [{ written: 'Higher Secondary12th Pass', degree: 'Higher Secondary 12th Pass' }, { written: 'Secondary10th Pass', degree: 'Secondary 10th Pass' }]
-const FLAT_SCHOOLS = ['Riverside Public School', 'Hillcrest Senior Secondary School', 'Green Meadows High School', 'St Annes Convent School']
+const FLAT_SCHOOLS = ['Riverside Public School', 'Hillcrest Senior Secondary School', 'Green Meadows High School', 'St Clares Convent School']
 
 /**
  * A resume as job sites export it and other tools extract it: one line, punctuation stripped,
@@ -708,7 +708,7 @@ function renderFlattened(t: TruthResume): { text: string; expected: Expected } {
     const header = specialty ? `${title} in ${stripAmp(w.company)}` : `${title} ${stripAmp(w.company)}`
     const dates = `${specialty ? town.toLowerCase() : stripPunct(w.location)} ${monthYear(w.start)} to ${w.end ? monthYear(w.end) : 'Present'}`
     // the last bullet may end in a list of tools right before a title that opens with a rank or a
-    // department's abbreviation ("… using Java Servlet JSP Spring HR Business Partner")
+    // department's abbreviation ("… using Java Hibernate JSP Spring HR Business Partner")
     const opener = /^(Senior|Lead|Junior|Principal|Head|Chief|Assistant|Associate|\p{Lu}{2,3})\s/u.test(w.title)
     if (glued && k > 0 && parts.length && opener) parts[parts.length - 1] = `${parts[parts.length - 1]} using ${FLAT_TOOLS[k % FLAT_TOOLS.length]}`
     // the header run on from the last bullet, and the place from the employer
@@ -769,7 +769,7 @@ function renderBuilder(t: TruthResume, r: Rng): { text: string; expected: Expect
   t.work.forEach((w, k) => {
     const dates = `${mmYYYY(w.start)} - ${w.end ? mmYYYY(w.end) : 'Current'}`
     // a title with its department after a dash ("Buyer - Outdoor and Garden"), and a font that lost
-    // the space before a role word ("ProgramManager")
+    // the space before a role word ("OfficeManager")
     const companyFirst = r.chance(0.5)
     const title = k % 3 === 1 && !companyFirst ? `${w.title} - ${BUILDER_DEPARTMENTS[k % BUILDER_DEPARTMENTS.length]}` : w.title
     const written = k % 4 === 2 ? title.replace(/ (Manager|Engineer|Director|Developer|Analyst|Specialist|Coordinator|Consultant)\b/, '$1') : title
