@@ -51,7 +51,7 @@ export function loadConfig(env = process.env) {
     },
     /** GET /metrics (api/metrics.ts, docs/operations.md): off unless METRICS=1; with METRICS_TOKEN set, only for `Authorization: Bearer <token>` */
     metrics: metricsConfig(env),
-    /** how long a stopping process gives its requests in flight and its tasks before it cuts them off (api/server.ts, docs/operations.md) */
+    /** how long a stopping process gives its requests in flight and its tasks before it cuts them off (bin/server.ts, docs/operations.md) */
     shutdownGraceSeconds: inRange(env, 'SHUTDOWN_GRACE_SECONDS', 25, 1, 3600),
     /** the base of links the service hands out (download_url); http://localhost:PORT when unset */
     publicUrl: (env.PUBLIC_URL || `http://localhost:${int(env, 'PORT', 8080)}`).replace(/\/+$/, ''),

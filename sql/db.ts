@@ -83,7 +83,7 @@ export function connectReplica(url: string, max: number, applicationName = REPLI
   })
 }
 
-/** The task workers' pool in a process that also serves the API (api/server.ts), named apart in pg_stat_activity. */
+/** The task workers' pool in a process that also serves the API (bin/server.ts), named apart in pg_stat_activity. */
 export const connectWorkers = (url: string, max: number) => connect(url, max, WORKER_APPLICATION)
 
 /** Runs `f` on a connection of its own, which session state (cursors, temporary tables, advisory locks) needs. */

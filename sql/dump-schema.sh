@@ -6,7 +6,7 @@
 #
 # Creates a scratch database on DATABASE_URL's server (without DATABASE_URL, the
 # local one: postgres://postgres@127.0.0.1:5432/postgres), applies the migrations
-# with the project's own runner (sql/migrate-cli.ts), dumps the schema and drops the
+# with the project's own runner (bin/migrate.ts), dumps the schema and drops the
 # database again, even when a step fails. The server must offer the extensions 0001
 # creates (`make pg` installs pgvector on the local one), and pg_dump must be at least
 # the server's major version.
@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-DATABASE_URL="$scratch_url" npx tsx sql/migrate-cli.ts >&2
+DATABASE_URL="$scratch_url" npx tsx bin/migrate.ts >&2
 
 # A fixed \restrict key (pg_dump 15.14 and later print one, random by default), so the
 # file changes only when the schema does.

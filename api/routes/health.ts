@@ -19,7 +19,7 @@ import { listPendingMigrations } from '../../sql/health.ts'
 export type Readiness = {
   ready: boolean
   stage?: string
-  /** set on SIGTERM (api/server.ts): /readyz answers 503 from then on */
+  /** set on SIGTERM (bin/server.ts): /readyz answers 503 from then on */
   stopping?: boolean
 }
 

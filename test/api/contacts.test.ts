@@ -200,7 +200,7 @@ test('make ingest-companies fills company_contacts: a list replaces, a profile w
   // the command itself, on this database
   const file = path.join(t.context.dir, `cli-${slug}.json`)
   await writeFile(file, JSON.stringify([{ title: name, slug, contacts: [{ name: 'Ada Park', role: 'Recruiter', email: `ada@${domain}` }, { name: 'Bo Diaz', email: `bo@${domain}` }] }]))
-  const { stdout } = await run('npx', ['tsx', 'ingest/cli.ts', file, '--companies'], { env: { ...process.env, DATABASE_URL: app.db.url } })
+  const { stdout } = await run('npx', ['tsx', 'bin/ingest.ts', file, '--companies'], { env: { ...process.env, DATABASE_URL: app.db.url } })
   t.regex(stdout, /companies: read 1, .*rejected 0/)
   t.deepEqual(await emails(), [`Ada Park <ada@${domain}>`, `Bo Diaz <bo@${domain}>`])
 
@@ -224,7 +224,7 @@ test('admin contacts:delete --company SLUG deletes the profile\'s and the postin
   t.is((await contacts({ company_slug: slug })).body.contacts!.length, 4)
 
   const env = { ...process.env, DATABASE_URL: app.db.url }
-  const { stdout } = await run('npx', ['tsx', 'api/admin.ts', 'contacts:delete', '--company', slug], { env })
+  const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', 'contacts:delete', '--company', slug], { env })
   // 2 profile contacts; 4 postings had an address (Jane's twice)
   t.deepEqual(JSON.parse(stdout), { company_slug: slug, deleted: { profile_contacts: 2, posting_contacts: 4 } })
   const after = await contacts({ company_slug: slug })
@@ -236,7 +236,7 @@ test('admin contacts:delete --company SLUG deletes the profile\'s and the postin
   t.deepEqual((await contacts({ company_slug: kept.slug })).body.contacts!.map((c) => c.email), [`kept@${kept.domain}`])
   t.is(await billed(), 4 + 1)
 
-  const unknown = await run('npx', ['tsx', 'api/admin.ts', 'contacts:delete', '--company', 'no-such-company'], { env }).catch((e) => e)
+  const unknown = await run('npx', ['tsx', 'bin/admin.ts', 'contacts:delete', '--company', 'no-such-company'], { env }).catch((e) => e)
   t.is(unknown.code, 2)
   t.regex(unknown.stderr, /no company no-such-company/)
 })

@@ -57,7 +57,7 @@ test('without JWT_SECRET, a token from admin tokens:create verifies in two API p
   const { accountId } = await createAccountWithKey(db.sql)
   // built before any secret exists: each reads it on its first token
   const [first, second] = [await serve(t, db.sql, null), await serve(t, db.sql, null)]
-  const { stdout } = await promisify(execFile)('npx', ['tsx', 'api/admin.ts', 'tokens:create', '--account', accountId], {
+  const { stdout } = await promisify(execFile)('npx', ['tsx', 'bin/admin.ts', 'tokens:create', '--account', accountId], {
     env: { ...process.env, DATABASE_URL: db.url, JWT_SECRET: '' },
   })
   const { token, account_id } = JSON.parse(stdout)

@@ -32,7 +32,7 @@ test('npm start serves demo data; the admin CLI works beside it; a restart opens
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), DEMO_JOBS: '60', LOG_LEVEL: 'info' }
   delete env.DATABASE_URL
   const base = `http://127.0.0.1:${port}`
-  const start = () => spawn('node', ['--import', 'tsx', 'api/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  const start = () => spawn('node', ['--import', 'tsx', 'bin/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
   let server = start()
   t.teardown(() => {
     server.kill('SIGKILL')
@@ -45,7 +45,7 @@ test('npm start serves demo data; the admin CLI works beside it; a restart opens
   t.like(first.find((l) => l.msg === 'demo data loaded'), { read: 60, rejected: 0 }, 'the first start loads DEMO_JOBS postings')
   t.true(first.some((l) => l.msg === 'migrations applied'))
 
-  const { stdout } = await run('node', ['--import', 'tsx', 'api/admin.ts', 'accounts:create', '--email', 'newcomer@example.test', '--plan', 'free'], { env })
+  const { stdout } = await run('node', ['--import', 'tsx', 'bin/admin.ts', 'accounts:create', '--email', 'newcomer@example.test', '--plan', 'free'], { env })
   const { api_key } = JSON.parse(stdout)
   const job = await fetch(`${base}/v2/jobs/1`, { headers: { 'x-api-key': api_key } })
   t.is(job.status, 200)

@@ -1,6 +1,6 @@
 /**
  * SIGTERM to `npm start` while a request is in flight and an export runs in it
- * (api/server.ts, jobs/tasks.ts). The request is a search whose body the client is still
+ * (bin/server.ts, jobs/tasks.ts). The request is a search whose body the client is still
  * sending when the signal arrives: the listener closes at once (a new connection is
  * refused), the request completes, and it is charged once. The export cannot finish
  * within SHUTDOWN_GRACE_SECONDS: with EXPORT_DUTY_CYCLE=0.05 it rests 95 % of the time
@@ -66,7 +66,7 @@ test('SIGTERM: the request in flight completes and is charged once; the running 
     await rm(dir, { recursive: true, force: true })
   })
   const startServer = () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
     children.push(child)
     return child
   }
@@ -131,7 +131,7 @@ test('SIGTERM: the request in flight completes and is charged once; the running 
 
   // another process finishes it: a worker beside the database server, the restarted server on the embedded database
   const next = kind === 'server'
-    ? spawn(process.execPath, ['--import', 'tsx', 'jobs/worker.ts'], { env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] })
+    ? spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], { env: { ...env, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] })
     : startServer()
   children.push(next)
   const done = await eventually('the export finished', async () => {

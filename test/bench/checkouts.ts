@@ -4,7 +4,7 @@
  * start script runs it, with rate limits raised, no embedding model and no demo data.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, openSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
@@ -29,12 +29,17 @@ export async function git(dir: string, ...args: string[]) {
   return (await run('git', ['-C', dir, ...args])).stdout.trim()
 }
 
+/** The checkout's server: bin/server.ts, or api/server.ts in a checkout from before the entry points moved to bin/. */
+export function serverScript(dir: string) {
+  return existsSync(path.join(dir, 'bin/server.ts')) ? 'bin/server.ts' : 'api/server.ts'
+}
+
 /** How the checkout's package.json starts the server: `[NAME=value ...] node <flags> <script>`; BENCH_NODE_FLAGS="..." overrides it. */
 function startCommand(dir: string): Checkout['start'] {
-  const fallback = { env: {}, args: ['--import', 'tsx', 'api/server.ts'] }
+  const fallback = { env: {}, args: ['--import', 'tsx', serverScript(dir)] }
   const flags = process.env.BENCH_NODE_FLAGS
   if (flags !== undefined) {
-    const args = [...flags.split(/\s+/).filter(Boolean), '--import', 'tsx', 'api/server.ts']
+    const args = [...flags.split(/\s+/).filter(Boolean), '--import', 'tsx', serverScript(dir)]
     return { env: {}, args, shown: `node ${args.join(' ')} (BENCH_NODE_FLAGS)` }
   }
   const script: string | undefined = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).scripts?.start

@@ -1,5 +1,5 @@
 /**
- * The embedded default's memory, as a new user meets it: `npm start` (api/server.ts) on
+ * The embedded default's memory, as a new user meets it: `npm start` (bin/server.ts) on
  * an empty DATA_DIR (migrations, the demo load of DEMO_JOBS postings with their shipped
  * vectors, the HNSW build), idle, an ingest of the NHS Jobs file through the running
  * server's socket, the background embedding of what it queued, a restart on the same
@@ -71,7 +71,7 @@ let logOffset = 0
 function startServer() {
   logOffset = fs.existsSync(logFile) ? fs.statSync(logFile).size : 0
   const out = fs.openSync(logFile, 'a')
-  const child = spawn(NODE[0], [...NODE.slice(1), 'api/server.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] })
+  const child = spawn(NODE[0], [...NODE.slice(1), 'bin/server.ts'], { cwd: ROOT, env, stdio: ['ignore', out, out] })
   fs.closeSync(out)
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   server = { child, exited }
@@ -161,7 +161,7 @@ try {
 
   let ingestSummary = ''
   await phase('ingest of the NHS file (CLI, through the server)', async () => {
-    const out = await run(['ingest/cli.ts', NHS])
+    const out = await run(['bin/ingest.ts', NHS])
     ingestSummary = out.split('\n').find((l) => l.startsWith('read ')) ?? ''
     return ingestSummary.replace(/, rejected.*?(?=, \d+\.\d s)/, '')
   })

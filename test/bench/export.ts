@@ -1,6 +1,6 @@
 /**
  * The export benchmark: POST /v2/jobs/export over generated postings on the machine's
- * Postgres (BENCH_DATABASE_URL), with the task run by `npm run worker` (jobs/worker.ts)
+ * Postgres (BENCH_DATABASE_URL), with the task run by `npm run worker` (bin/worker.ts)
  * in a child process, as a deployment runs it beside the API. docs/performance.md has
  * what it measures and the figures.
  *
@@ -157,7 +157,7 @@ async function startWorker(): Promise<Worker> {
   // the export's time embedding all of them in the background (docs/embeddings.md)
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl, TASK_CONCURRENCY: '1', DATA_DIR: dataDir, DOWNLOADS_DIR: downloadsDir, LOG_LEVEL: 'info', EMBEDDING_PROVIDER: 'none' }
   delete env.S3_BUCKET
-  const node = [process.execPath, '--max-semi-space-size=64', ...WORKER_ARGS, '--import', 'tsx', 'jobs/worker.ts']
+  const node = [process.execPath, '--max-semi-space-size=64', ...WORKER_ARGS, '--import', 'tsx', 'bin/worker.ts']
   // nice(1) execs node in its own process, so the pid is the worker's and every thread inherits the priority
   const [cmd, ...args] = WORKER_NICE ? ['nice', '-n', String(WORKER_NICE), ...node] : node
   const child = spawn(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] })

@@ -13,7 +13,7 @@
  * (seed 42, --now 2026-11-20), and kept: a rerun finds the database's comment and skips
  * the build (BENCH_REBUILD=1 builds again). Then each checkout's own server, started as
  * its package.json's start script runs it (node flags and environment prefix included;
- * BENCH_NODE_FLAGS="..." runs every server as `node <flags> --import tsx api/server.ts`
+ * BENCH_NODE_FLAGS="..." runs every server as `node <flags> --import tsx bin/server.ts`
  * instead), with rate limits raised, no embedding model and no demo data; an enterprise
  * account with a block-mode allowance of 10^9 lookups made by that checkout's admin CLI
  * (BENCH_KEYS accounts, default 1); and BENCH_IDS (1,000) postings picked by slug from

@@ -405,7 +405,7 @@ async function capAndRevocation(label: string, db: Sql, dbUrl: string) {
     let n = 0
     const pace = setInterval(() => sent.push({ at: performance.now(), status: get(busy.key, n++) }), 20)
     await new Promise((r) => setTimeout(r, 1000))
-    await promisify(execFile)('npx', ['tsx', 'api/admin.ts', 'keys:revoke', '--key', busy.key], { env: { ...process.env, DATABASE_URL: dbUrl } })
+    await promisify(execFile)('npx', ['tsx', 'bin/admin.ts', 'keys:revoke', '--key', busy.key], { env: { ...process.env, DATABASE_URL: dbUrl } })
     const returned = performance.now()
     await new Promise((r) => setTimeout(r, 1000))
     clearInterval(pace)

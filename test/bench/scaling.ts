@@ -1,7 +1,7 @@
 /**
  * docs/scaling.md's figures: search throughput and latency with one API process and with
  * two, each on the primary alone and with its reads on one streaming replica of it
- * (test/helpers/replica.ts), on this machine. Each server is `api/server.ts` in its own
+ * (test/helpers/replica.ts), on this machine. Each server is `bin/server.ts` in its own
  * process (no task workers); each process gets its own closed-loop load generator
  * (http-load.ts, a process of its own) with half the connections, as two client pools
  * would. The requests are a fixed mix of GET /v2/jobs/search over the search bench's
@@ -89,7 +89,7 @@ async function startServer(port: number, withReplica: boolean) {
     TASK_WORKERS_IN_API: '0', DEMO_JOBS: '0', RATE_LIMIT_PER_MINUTE: '100000000', SEARCH_RATE_LIMIT_PER_SECOND: '100000000',
     DATABASE_REPLICA_URLS: withReplica ? replicaUrl : '', REPLICA_MAX_LAG_SECONDS: '5',
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/server.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
   await eventually(`the server on ${port} ready`, () => fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false), { ms: 120_000, every: 100 })
   return child
 }

@@ -35,7 +35,7 @@ const env = {
   ...process.env, DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dir, LOG_LEVEL: 'warn', EMBEDDING_PROVIDER: 'none',
   RATE_LIMIT_PER_MINUTE: '1000000', SHUTDOWN_GRACE_SECONDS: '10',
 }
-const start = () => spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
+const start = () => spawn(process.execPath, ['--import', 'tsx', 'bin/server.ts'], { env, stdio: ['ignore', 'ignore', 'inherit'] })
 const ready = async () => {
   for (;;) {
     if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false)) return

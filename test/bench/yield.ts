@@ -45,6 +45,7 @@ import { promisify } from 'node:util'
 import postgres from 'postgres'
 import { keepAlivePost, queries } from './search-mix.ts'
 import { freePort } from '../helpers/free-port.ts'
+import { serverScript } from './checkouts.ts'
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'
 /** a database holding the corpus, e.g. one lookup.ts built (bench_lookup_<commit>); copied, never written */
@@ -107,7 +108,7 @@ async function startServer(c: Checkout, env: Record<string, string>) {
   c.logFile = path.join(os.tmpdir(), `jds-yield-server-${c.label}.log`)
   const out = openSync(c.logFile, 'a')
   const raised = '100000000'
-  c.server = spawn(process.execPath, ['--import', 'tsx', 'api/server.ts'], {
+  c.server = spawn(process.execPath, ['--import', 'tsx', serverScript(c.dir)], {
     cwd: c.dir,
     stdio: ['ignore', out, out],
     env: {

@@ -97,7 +97,7 @@ test('after the admin CLI revokes a key, both processes refuse it', async (t) =>
   for (let i = 0; i < 3; i++) {
     const key = await createKey(db.sql, accountId)
     t.deepEqual(await statuses(t, '/v2/billing/portal', key), [200, 200])
-    const { stdout } = await promisify(execFile)('npx', ['tsx', 'api/admin.ts', 'keys:revoke', '--key', key], { env: { ...process.env, DATABASE_URL: db.url } })
+    const { stdout } = await promisify(execFile)('npx', ['tsx', 'bin/admin.ts', 'keys:revoke', '--key', key], { env: { ...process.env, DATABASE_URL: db.url } })
     t.deepEqual(JSON.parse(stdout), { revoked: true })
     t.deepEqual(await statuses(t, '/v2/billing/portal', key), [401, 401])
   }

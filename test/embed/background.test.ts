@@ -78,7 +78,7 @@ const jobsWithoutVector = async (db: TestDb) => (await db.sql<{ n: number }[]>`s
 test.serial('make ingest returns without waiting for the model; background workers fill every vector, each text embedded once', async (t) => {
   const { db, fake } = t.context
   fake.hold = true // a model that never answers: ingest must not notice
-  const r = await cli(t, 'ingest/cli.ts', [feed(t, 150, 7)])
+  const r = await cli(t, 'bin/ingest.ts', [feed(t, 150, 7)])
   t.is(r.code, 0, r.stderr)
   const landed = Number(/inserted (\d+)/.exec(r.stdout)![1])
   t.true(landed > 100)
@@ -87,7 +87,7 @@ test.serial('make ingest returns without waiting for the model; background worke
   t.is(await jobsWithoutVector(db), landed)
 
   const [{ live }] = await db.sql<{ live: number }[]>`select count(*)::int as live from jobs where not expired`
-  const before = JSON.parse((await cli(t, 'api/admin.ts', ['embeddings:status'])).stdout)
+  const before = JSON.parse((await cli(t, 'bin/admin.ts', ['embeddings:status'])).stdout)
   t.like(before, { model: info, live_jobs: live, pending: live, done: 0, expired_without_vector: landed - live, jobs_per_second: 0, eta_seconds: null })
 
   // the API and worker processes run this: here, in the test's process
@@ -112,19 +112,19 @@ test.serial('make ingest returns without waiting for the model; background worke
   const jobTextSet = new Set((await listJobsToEmbed(db.sql, -1, { after: '0', limit: 10_000 })).flatMap((j) => Object.values(jobTexts(j))))
   t.deepEqual([...texts].sort(), [...jobTextSet].sort(), 'each job\'s title and body, each text once however many jobs share it')
 
-  const after = JSON.parse((await cli(t, 'api/admin.ts', ['embeddings:status'])).stdout)
+  const after = JSON.parse((await cli(t, 'bin/admin.ts', ['embeddings:status'])).stdout)
   t.like(after, { live_jobs: live, pending: 0, done: live, expired_without_vector: 0, eta_seconds: 0 })
   t.true(after.jobs_per_second > 0)
 
   // the same feed again: nothing changed, nothing queued, nothing embedded
-  const again = await cli(t, 'ingest/cli.ts', [feed(t, 150, 7)])
+  const again = await cli(t, 'bin/ingest.ts', [feed(t, 150, 7)])
   t.regex(again.stdout, /^queued 0 jobs for vectors/m)
   t.is(allTexts(fake).length, texts.length)
 
   // new postings wait for their vectors: searches say how many live jobs they cannot find yet
   await workers.stop()
   fake.hold = true
-  const more = await cli(t, 'ingest/cli.ts', [feed(t, 40, 8)])
+  const more = await cli(t, 'bin/ingest.ts', [feed(t, 40, 8)])
   t.is(more.code, 0, more.stderr)
   const [{ waiting }] = await db.sql<{ waiting: number }[]>`select count(*)::int as waiting from jobs where not expired and embedding is null`
   t.true(waiting > 0, more.stdout)
@@ -160,11 +160,11 @@ async function serve(db: TestDb, embedder: Embedder) {
 
 test.serial('a worker killed in the middle of a batch leaves it to another, which embeds every job', async (t) => {
   const { db, fake } = t.context
-  const r = await cli(t, 'ingest/cli.ts', [feed(t, 100, 11)], { EMBED_EXPIRE_SECONDS: '3' })
+  const r = await cli(t, 'bin/ingest.ts', [feed(t, 100, 11)], { EMBED_EXPIRE_SECONDS: '3' })
   t.is(r.code, 0, r.stderr)
   const landed = Number(/inserted (\d+)/.exec(r.stdout)![1])
   const worker = (more: Record<string, string>) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/worker.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
       env: env(t, { DATA_DIR: t.context.dir, TASK_MAINTENANCE_SECONDS: '1', EMBEDDING_BATCH: '100', ...more }),
       stdio: ['ignore', 'ignore', 'inherit'],
     })
@@ -190,7 +190,7 @@ test.serial('a worker killed in the middle of a batch leaves it to another, whic
 })
 
 test.serial('make ingest --wait-for-vectors works the queue itself and returns once every vector is written', async (t) => {
-  const r = await cli(t, 'ingest/cli.ts', [feed(t, 80, 13), '--wait-for-vectors'])
+  const r = await cli(t, 'bin/ingest.ts', [feed(t, 80, 13), '--wait-for-vectors'])
   t.is(r.code, 0, r.stderr)
   const landed = Number(/inserted (\d+)/.exec(r.stdout)![1])
   t.regex(r.stdout, new RegExp(`^vectors: ${landed} jobs embedded in [\\d.]+ s \\(\\d+ jobs/s\\); 0 live jobs without a vector of this model$`, 'm'))
@@ -203,7 +203,7 @@ test.serial('make ingest --wait-for-vectors works the queue itself and returns o
   const [{ id, embedding }] = await t.context.db.sql<{ id: string; embedding: string }[]>`
     select j.id::text, j.embedding::text from job_sources s join jobs j on j.id = s.job_id where s.source_key = ${edited.source_id}`
   fs.writeFileSync(file, [JSON.stringify({ ...edited, job_title: `${edited.job_title} (Nights)` }), ...rest].join('\n'))
-  const again = await cli(t, 'ingest/cli.ts', [file, '--wait-for-vectors'])
+  const again = await cli(t, 'bin/ingest.ts', [file, '--wait-for-vectors'])
   t.regex(again.stdout, /^queued 1 jobs for vectors/m)
   t.regex(again.stdout, /^vectors: 1 jobs embedded in /m)
   const [after] = await t.context.db.sql<{ embedding: string }[]>`select embedding::text from jobs where id = ${id}`
@@ -212,7 +212,7 @@ test.serial('make ingest --wait-for-vectors works the queue itself and returns o
 
 test.serial('a process that starts with an empty queue queues the live jobs no ingest queued (another model, EMBEDDING_PROVIDER=none before)', async (t) => {
   const { db, fake } = t.context
-  const r = await cli(t, 'ingest/cli.ts', [feed(t, 60, 17)], { EMBEDDING_PROVIDER: 'none' })
+  const r = await cli(t, 'bin/ingest.ts', [feed(t, 60, 17)], { EMBEDDING_PROVIDER: 'none' })
   t.regex(r.stdout, /^not embedded \d+ \(EMBEDDING_PROVIDER=none\)$/m)
   const [{ live }] = await db.sql<{ live: number }[]>`select count(*)::int as live from jobs where not expired`
   const log = pino({ level: 'silent' })

@@ -80,7 +80,7 @@ export async function startTestApp({
   const fullConfig = { ...loadConfig(), databaseUrl: db.kind === 'server' ? db.url : null, ...config }
   let boss: PgBoss | undefined
   let workers: { stop: () => Promise<void> } | undefined
-  // the workers' own pool, as api/server.ts gives them
+  // the workers' own pool, as bin/server.ts gives them
   const workerSql = tasks ? connectWorkers(db.url, 4) : null
   if (tasks) {
     boss = createBoss(db.url, log, { maintenanceSeconds: fullConfig.tasks.maintenanceSeconds })

@@ -18,10 +18,10 @@ export function logLines(child: ChildProcess) {
   return lines
 }
 
-/** `make embed` (ingest/embed-cli.ts) against the database at `databaseUrl`, one model thread: its exit code and output. */
+/** `make embed` (bin/embed.ts) against the database at `databaseUrl`, one model thread: its exit code and output. */
 export async function makeEmbed(databaseUrl: string, env: Record<string, string> = {}) {
   try {
-    const { stdout, stderr } = await run('node', ['--import', 'tsx', 'ingest/embed-cli.ts'], {
+    const { stdout, stderr } = await run('node', ['--import', 'tsx', 'bin/embed.ts'], {
       env: { ...process.env, DATABASE_URL: databaseUrl, EMBEDDING_THREADS: '1', ...env },
       timeout: 120_000,
     })

@@ -37,7 +37,7 @@ test.serial('make ingest: summary, rejected lines on stderr, exit 0', async (t) 
   lines.splice(10, 0, 'not json at all')
   const file = path.join(t.context.dir, 'fifty.jsonl')
   fs.writeFileSync(file, lines.join('\n'))
-  const r = await cli(t, 'ingest/cli.ts', [file])
+  const r = await cli(t, 'bin/ingest.ts', [file])
   t.is(r.code, 0, r.stderr)
   t.regex(r.stderr, /^line 11: invalid JSON/m)
   t.regex(r.stdout, /read 51, inserted \d+, updated 0, duplicates \d+, unchanged 0, rejected 1, expired on arrival \d+, [\d.]+ s/)
@@ -46,7 +46,7 @@ test.serial('make ingest: summary, rejected lines on stderr, exit 0', async (t) 
   t.regex(r.stdout, new RegExp(`^queued ${inserted} jobs for vectors of use universal-sentence-encoder-lite: the running server and workers embed them in the background`, 'm'))
   const [{ without }] = await t.context.db.sql<{ without: number }[]>`select count(*)::int as without from jobs where embedding is null`
   t.is(without, inserted)
-  const again = await cli(t, 'ingest/cli.ts', [file])
+  const again = await cli(t, 'bin/ingest.ts', [file])
   t.regex(again.stdout, /inserted 0, updated 0, duplicates 0, unchanged 50, rejected 1/)
 })
 
@@ -59,7 +59,7 @@ test.serial('make ingest --errors FILE --dry-run --report: every rejected row wi
   const errors = path.join(t.context.dir, 'rejects.errors.jsonl')
   fs.writeFileSync(file, lines.join('\n'))
   const runsBefore = await t.context.db.sql`select count(*)::int as n from ingest_runs`
-  const r = await cli(t, 'ingest/cli.ts', [file, '--dry-run', '--report', '--errors', errors])
+  const r = await cli(t, 'bin/ingest.ts', [file, '--dry-run', '--report', '--errors', errors])
   t.is(r.code, 0, r.stderr)
   t.regex(r.stdout, /^dry run, nothing written: read 23, would land 20, rejected 3, /m)
   t.regex(r.stdout, /^rejected rows by problem \(a row may have several\); every rejected row is in .*rejects\.errors\.jsonl:$/m)
@@ -81,27 +81,27 @@ test.serial('make ingest --errors FILE --dry-run --report: every rejected row wi
 })
 
 test('make ingest exits non-zero when the input is unreadable or nothing lands', async (t) => {
-  const missing = await cli(t, 'ingest/cli.ts', [path.join(t.context.dir, 'nope.jsonl')])
+  const missing = await cli(t, 'bin/ingest.ts', [path.join(t.context.dir, 'nope.jsonl')])
   t.is(missing.code, 1)
   t.regex(missing.stderr, /cannot read/)
   const junk = path.join(t.context.dir, 'junk.jsonl')
   fs.writeFileSync(junk, '{"job_title": 1}\n[]\n')
-  const nothing = await cli(t, 'ingest/cli.ts', [junk])
+  const nothing = await cli(t, 'bin/ingest.ts', [junk])
   t.is(nothing.code, 1)
   t.regex(nothing.stderr, /nothing could be ingested/)
   const unknown = path.join(t.context.dir, 'postings.xml')
   fs.writeFileSync(unknown, '<jobs/>')
-  t.is((await cli(t, 'ingest/cli.ts', [unknown])).code, 1)
+  t.is((await cli(t, 'bin/ingest.ts', [unknown])).code, 1)
   // a count out of its bounds is a usage error, exit 2, naming the option
   for (const [option, value] of [['--writers', '0'], ['--writers', '9'], ['--workers', 'two'], ['--batch', '0.5']]) {
-    const bad = await cli(t, 'ingest/cli.ts', [junk, option, value])
+    const bad = await cli(t, 'bin/ingest.ts', [junk, option, value])
     t.is(bad.code, 2, `${option} ${value}`)
     t.regex(bad.stderr, new RegExp(`${option} must be a whole number from 1 to \\d+, got "${value}"`))
   }
 })
 
 test('admin: accounts:create prints an account and a key that works; keys:revoke ends it', async (t) => {
-  const created = await cli(t, 'api/admin.ts', ['accounts:create', '--email', `cli-${Date.now()}@example.test`, '--plan', 'starter'])
+  const created = await cli(t, 'bin/admin.ts', ['accounts:create', '--email', `cli-${Date.now()}@example.test`, '--plan', 'starter'])
   t.is(created.code, 0, created.stderr)
   const { account_id, api_key } = JSON.parse(created.stdout)
   t.regex(account_id, /^[0-9a-f-]{36}$/)
@@ -110,16 +110,16 @@ test('admin: accounts:create prints an account and a key that works; keys:revoke
   t.not(stored.key_hash, api_key) // only the hash is stored
   t.false(JSON.stringify(await t.context.db.sql`select * from api_keys`).includes(api_key))
 
-  const second = await cli(t, 'api/admin.ts', ['keys:create', '--account', account_id])
+  const second = await cli(t, 'bin/admin.ts', ['keys:create', '--account', account_id])
   t.is(second.code, 0)
   t.not(JSON.parse(second.stdout).api_key, api_key)
 
-  const revoked = await cli(t, 'api/admin.ts', ['keys:revoke', '--key', api_key])
+  const revoked = await cli(t, 'bin/admin.ts', ['keys:revoke', '--key', api_key])
   t.deepEqual(JSON.parse(revoked.stdout), { revoked: true })
   const [{ live }] = await t.context.db.sql`select count(*)::int as live from api_keys where account_id = ${account_id} and revoked_at is null`
   t.is(live, 1)
 
-  t.is((await cli(t, 'api/admin.ts', ['accounts:create', '--email', 'x@example.test', '--plan', 'platinum'])).code, 2)
-  t.is((await cli(t, 'api/admin.ts', ['keys:revoke', '--key', 'jds_nope'])).code, 2)
-  t.is((await cli(t, 'api/admin.ts', ['bogus'])).code, 2)
+  t.is((await cli(t, 'bin/admin.ts', ['accounts:create', '--email', 'x@example.test', '--plan', 'platinum'])).code, 2)
+  t.is((await cli(t, 'bin/admin.ts', ['keys:revoke', '--key', 'jds_nope'])).code, 2)
+  t.is((await cli(t, 'bin/admin.ts', ['bogus'])).code, 2)
 })

@@ -47,7 +47,7 @@ test.serial('two API processes on one database: every scheduled expiry and roll-
       ...process.env, DATABASE_URL: url, PORT: String(await freePort()), DEMO_JOBS: '0', LOG_LEVEL: 'info',
       EXPIRE_CRON: '*/2 * * * * *', PERIOD_CRON: '*/3 * * * * *',
     }
-    const server = spawn('node', ['--import', 'tsx', 'api/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+    const server = spawn('node', ['--import', 'tsx', 'bin/server.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] })
     // whole lines only: a chunk can end inside one
     let rest = ''
     server.stdout!.on('data', (d: Buffer) => {

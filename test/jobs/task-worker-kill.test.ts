@@ -48,7 +48,7 @@ async function exportApp(dir: string, retryLimit: number) {
 
 /** `npm run worker` on the test database. */
 function startWorker(app: TestApp, dir: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'jobs/worker.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/worker.ts'], {
     env: { ...process.env, DATABASE_URL: app.db.url, DATA_DIR: dir, TASK_CONCURRENCY: '1', LOG_LEVEL: 'warn', EMBEDDING_PROVIDER: 'none' },
     stdio: ['ignore', 'inherit', 'inherit'],
   })

@@ -263,7 +263,7 @@ test.serial('admin usage:show lists the account\'s historical exports this perio
     made.push(task.id)
   }
   const env = { ...process.env, DATABASE_URL: app.db.url }
-  const { stdout } = await run('npx', ['tsx', 'api/admin.ts', 'usage:show', '--account', accountId], { env })
+  const { stdout } = await run('npx', ['tsx', 'bin/admin.ts', 'usage:show', '--account', accountId], { env })
   const out = JSON.parse(stdout)
   t.true(Array.isArray(out.meters), 'the usage summary as before')
   const h = out.historical_exports

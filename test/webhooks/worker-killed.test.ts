@@ -1,5 +1,5 @@
 /**
- * A worker killed in mid-delivery: `npm run worker` (jobs/worker.ts) claims the event and
+ * A worker killed in mid-delivery: `npm run worker` (bin/worker.ts) claims the event and
  * sends it to a receiver that holds the request unanswered; the process is killed with
  * SIGKILL; once its lease lapses another worker delivers the event, with the same
  * webhook-id. The event is delivered once, with one recorded attempt and one charge.
@@ -31,7 +31,7 @@ test('a worker killed in mid-delivery: the event is delivered by another, once',
   rx.verifyWith([created.webhook.secret])
   await ingest(app.db.sql, readItems([rawPosting({ job_title: 'Lighthouse Keeper', job_board: 'Coast', source_id: 'lh-1' })]), { source: 'coast' })
 
-  const worker = spawn('node', ['--import', 'tsx', 'jobs/worker.ts'], {
+  const worker = spawn('node', ['--import', 'tsx', 'bin/worker.ts'], {
     env: {
       ...process.env, DATABASE_URL: app.db.url, DATA_DIR: dataDir, EMBEDDING_PROVIDER: 'none', LOG_LEVEL: 'warn',
       WEBHOOK_ALLOW_PRIVATE: '1', WEBHOOK_ALLOW_HTTP: '1', WEBHOOK_LEASE_SECONDS: '2',

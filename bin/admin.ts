@@ -27,7 +27,7 @@ import { createAccount, createKey, findAccount, findBillingAccount, plans, revok
 import { grantFeature, revokeFeature, updatePeriod, updatePlan, updateTrial, upsertAllowance } from '../sql/billing.ts'
 import { addOnFeatures, meterNames, type Meter } from '../sql/meters.ts'
 import { usageSummary } from '../sql/usage-summary.ts'
-import { loadJwtSecret, signToken } from './middleware/jwt.ts'
+import { loadJwtSecret, signToken } from '../api/middleware/jwt.ts'
 import { openDatabase, type Sql } from '../sql/db.ts'
 import { migrate } from '../sql/migrate.ts'
 import { loadConfig } from '../sql/config.ts'

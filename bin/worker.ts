@@ -6,9 +6,9 @@
  * are enqueued once per instant whichever process claims them.
  */
 import pino from 'pino'
-import { createBoss } from './boss.ts'
-import { startWorkers } from './index.ts'
-import { lowerPriority } from './pace.ts'
+import { createBoss } from '../jobs/boss.ts'
+import { startWorkers } from '../jobs/index.ts'
+import { lowerPriority } from '../jobs/pace.ts'
 import { loadConfig } from '../sql/config.ts'
 import { openDatabase, WORKER_APPLICATION } from '../sql/db.ts'
 import { createEmbedder } from '../ingest/embed/create.ts'
@@ -28,7 +28,7 @@ const workers = await startWorkers(boss, db.sql, log, config, { tasks: true, emb
 log.info({ concurrency: config.tasks.concurrency, pid: process.pid }, 'task worker ready')
 
 let stopping = false
-/** As the server's (api/server.ts): tasks running get SHUTDOWN_GRACE_SECONDS to finish, then are released to another worker. */
+/** As the server's (bin/server.ts): tasks running get SHUTDOWN_GRACE_SECONDS to finish, then are released to another worker. */
 async function shutdown(signal: string) {
   if (stopping) return
   stopping = true

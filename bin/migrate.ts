@@ -1,7 +1,7 @@
 /** `make migrate`: applies pending migrations to DATABASE_URL or the embedded database. */
-import { loadConfig } from './config.ts'
-import { openDatabase } from './db.ts'
-import { migrate } from './migrate.ts'
+import { loadConfig } from '../sql/config.ts'
+import { openDatabase } from '../sql/db.ts'
+import { migrate } from '../sql/migrate.ts'
 
 const config = loadConfig()
 const db = await openDatabase(config)
