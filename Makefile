@@ -2,6 +2,9 @@
 SHELL := /bin/bash
 .PHONY: run test test-embedded test-pg pg migrate ingest ingest-companies embed expire seed bench eval-resumes eval-fields lint install schema browser console-screenshots
 
+# The layers' import rules (.dependency-cruiser.cjs): bin/ → api/ → jobs/ → ingest/ → sql/ → seeds/, no cycles
+DEPCRUISE := npx depcruise --config .dependency-cruiser.cjs bin api jobs ingest sql seeds test
+
 node_modules: package.json package-lock.json
 	npm ci --no-audit --no-fund
 	@touch node_modules
@@ -15,6 +18,7 @@ run: node_modules
 ## The tests, on the embedded database and, when TEST_DATABASE_URL is set, on that server
 test: node_modules
 	npx tsc --noEmit
+	$(DEPCRUISE)
 	npx ava
 	@if [ -n "$$TEST_DATABASE_URL" ]; then echo "make test: again on the embedded database"; env -u TEST_DATABASE_URL npx ava; fi
 
@@ -73,3 +77,4 @@ eval-fields: node_modules
 
 lint: node_modules
 	npx tsc --noEmit
+	$(DEPCRUISE)
