@@ -138,7 +138,8 @@ test('SIGTERM: the request in flight completes and is charged once; the running 
     const [row] = await sql<{ state: string; attempt: number; worker_id: string; result: { record_count: number } | null; error: string | null }[]>`
       select state, attempt, worker_id, result, error from tasks where id = ${taskId}`.catch(() => [undefined])
     return row && (row.state === 'finished' || row.state === 'failed') ? row : false
-  }, { ms: 180_000, every: 25 })
+    // the embedded database's export of 120,000 jobs took 2.5 min beside the rest of the suite: a deadline, not a bound
+  }, { ms: 600_000, every: 25 })
   t.is(done.state, 'finished', done.error ?? '')
   t.is(done.attempt, 2)
   t.regex(done.worker_id, new RegExp(`:${next.pid}$`), 'the next process finished it')
